@@ -1,0 +1,135 @@
+package dev.bullet.querying;
+
+import dev.bullet.query.Query;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.query.Window;
+import dev.bullet.querying.aggregations.Aggregator;
+import dev.bullet.querying.aggregations.Aggregators;
+import dev.bullet.record.MapRecord;
+import dev.bullet.record.Record;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The per-partition half of a query (the Filter side of the Filter/Join protocol, SPEC §3.4): filters, projects
+ * and aggregates the records of one partition and hands out serialized partials. Partials are taken whenever the
+ * caller likes: RAW partials as soon as there are records, others at least every tick and when the query expires.
+ * The Join side ({@link JoinQuerier}) owns windows and the duration; this side only stops consuming once a RAW
+ * query without a window has matched {@code size} records, and caps RAW records per time window.
+ * Not thread-safe.
+ */
+public final class FilterQuerier {
+    private final String id;
+    private final Query query;
+    private final long startTime;
+    private final long endTime;
+    private final RecordPredicate predicate;
+    private final Projector projector;
+    private final Aggregator aggregator;
+    private final boolean raw;
+    private final boolean injectTimestamp;
+    private final String timestampKey;
+    private long rawMatched;
+    private long rawWindow;
+
+    public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
+        this.id = id;
+        this.query = query;
+        this.startTime = startTime;
+        this.endTime = saturatedAdd(startTime, query.durationMs());
+        this.predicate = Predicates.compile(query.filter());
+        this.projector = new Projector(query.projection());
+        this.raw = query.isRaw();
+        this.aggregator = Aggregators.create(query.aggregation(), settings);
+        this.injectTimestamp = raw && settings.injectTimestamp();
+        this.timestampKey = settings.timestampKey();
+    }
+
+    static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Query query() {
+        return query;
+    }
+
+    public long startTime() {
+        return startTime;
+    }
+
+    /** Runs one record through the query; returns whether it matched. */
+    public boolean consume(Record record, long now) {
+        if (!predicate.test(record)) {
+            return false;
+        }
+        consumeMatched(record, now);
+        return true;
+    }
+
+    /** Projects and aggregates a record already known to match the filter (e.g. found through an index). */
+    public void consumeMatched(Record record, long now) {
+        if (raw) {
+            if (!rawHasRoom(now)) {
+                return;
+            }
+            rawMatched++;
+        }
+        Record projected = projector.project(record);
+        if (injectTimestamp) {
+            Map<String, Object> copy = new LinkedHashMap<>(projected.asMap());
+            copy.put(timestampKey, now);
+            projected = new MapRecord(copy);
+        }
+        aggregator.consume(projected);
+    }
+
+    private boolean rawHasRoom(long now) {
+        Window window = query.window();
+        int size = query.aggregation().size();
+        if (window == null) {
+            return rawMatched < size;
+        }
+        if (window.kind() == Window.Kind.TUMBLING) {
+            long index = Math.max(0, now - startTime) / window.every();
+            if (index != rawWindow) {
+                rawWindow = index;
+                rawMatched = 0;
+            }
+            return rawMatched < size;
+        }
+        return window.kind() != Window.Kind.ADDITIVE_TUMBLING || rawMatched < size;
+    }
+
+    /** Whether a RAW query without a window has matched all it needs: nothing more to consume. */
+    public boolean isSatisfied() {
+        return raw && query.window() == null && rawMatched >= query.aggregation().size();
+    }
+
+    public boolean hasPartial() {
+        return !aggregator.isEmpty();
+    }
+
+    /** The partial since the last call, or {@code null} when nothing was consumed since. */
+    public byte[] takePartial() {
+        if (aggregator.isEmpty()) {
+            return null;
+        }
+        byte[] partial = aggregator.serialize();
+        aggregator.reset();
+        return partial;
+    }
+
+    public boolean isExpired(long now) {
+        return now >= endTime;
+    }
+
+    public boolean isRaw() {
+        return raw;
+    }
+}

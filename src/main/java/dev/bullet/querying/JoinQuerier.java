@@ -1,0 +1,236 @@
+package dev.bullet.querying;
+
+import dev.bullet.common.BulletError;
+import dev.bullet.query.Query;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.query.Window;
+import dev.bullet.querying.aggregations.Aggregator;
+import dev.bullet.querying.aggregations.Aggregators;
+import dev.bullet.querying.aggregations.RawAggregator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The combining half of a query (the Join side of the Filter/Join protocol, SPEC §3.5): merges the partials of
+ * every Filter task, closes windows, applies post-aggregations, enforces the duration, RAW size and rate limit,
+ * and produces each window's result and the final one.
+ *
+ * <p>Time only moves through the {@code now} arguments (SPEC: inject the clock). The final result of a query that
+ * ran its duration waits until every one of the {@code partitions} Filter tasks sent its last partial, or until
+ * {@code finalGraceMs} passed, so late partials are not lost. Not thread-safe.
+ */
+public final class JoinQuerier {
+    private final String id;
+    private final Query query;
+    private final QuerySettings settings;
+    private final long startTime;
+    private final long endTime;
+    private final int partitions;
+    private final long finalGraceMs;
+    private final Window window;
+    private final Aggregator aggregator;
+    private final PostAggregator postAggregator;
+    private final ResultMeta meta;
+
+    private int windowNumber = 1;
+    private long nextEmitTime;
+    private int finalPartials;
+    private boolean done;
+    private long rateIntervalStart;
+    private int rateCount;
+
+    public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
+        this.id = id;
+        this.query = query;
+        this.settings = settings;
+        this.startTime = startTime;
+        this.endTime = FilterQuerier.saturatedAdd(startTime, query.durationMs());
+        this.partitions = partitions;
+        this.finalGraceMs = finalGraceMs;
+        this.window = query.window();
+        this.aggregator = window != null && window.kind() == Window.Kind.SLIDING
+                ? new RawAggregator((int) Math.min(Integer.MAX_VALUE, window.every()))
+                : Aggregators.create(query.aggregation(), settings);
+        this.postAggregator = new PostAggregator(query.postAggregations());
+        this.meta = new ResultMeta(id, query, startTime, settings);
+        this.nextEmitTime = window != null && window.isTimeBased() ? FilterQuerier.saturatedAdd(startTime, window.every()) : Long.MAX_VALUE;
+        this.rateIntervalStart = startTime;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Query query() {
+        return query;
+    }
+
+    public boolean isDone() {
+        return done;
+    }
+
+    /**
+     * Merges one Filter task's partial ({@code null} for none) and returns the results it completes: RAW windows
+     * filled by record count, or the final result of a RAW query that found {@code size} records.
+     *
+     * @param last whether this is the Filter task's last partial for the query (it expired there)
+     */
+    public List<Result> combine(byte[] partial, boolean last, long now) {
+        List<Result> out = new ArrayList<>(1);
+        if (done) {
+            return out;
+        }
+        if (last) {
+            finalPartials++;
+        }
+        if (partial == null) {
+            return out;
+        }
+        if (!(aggregator instanceof RawAggregator)) {
+            aggregator.combine(partial);
+            return out;
+        }
+        RawAggregator raw = (RawAggregator) aggregator;
+        for (Map<String, Object> record : RawAggregator.decode(partial)) {
+            raw.add(record);
+            if (window == null && raw.isFull()) {
+                out.add(finish(now));
+                return out;
+            }
+            if (window != null && window.kind() == Window.Kind.SLIDING && raw.isFull()) {
+                emitWindow(now, now, out);
+                if (done) {
+                    return out;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Moves time: closes due time windows, and ends the query when its duration is over. */
+    public List<Result> tick(long now) {
+        List<Result> out = new ArrayList<>(1);
+        if (done) {
+            return out;
+        }
+        while (!done && now >= nextEmitTime && nextEmitTime < endTime) {
+            long expected = nextEmitTime;
+            nextEmitTime = FilterQuerier.saturatedAdd(nextEmitTime, window.every());
+            emitWindow(now, expected, out);
+        }
+        if (!done && now >= endTime && (finalPartials >= partitions || now >= FilterQuerier.saturatedAdd(endTime, finalGraceMs))) {
+            out.add(finish(now));
+        }
+        return out;
+    }
+
+    /** Whether a time window is due to close at {@code now}. */
+    public boolean isWindowDue(long now) {
+        return !done && now >= nextEmitTime && nextEmitTime < endTime;
+    }
+
+    /** Whether the query's duration is over (its final result may still wait for late partials). */
+    public boolean isExpired(long now) {
+        return now >= endTime;
+    }
+
+    /** Ends the query now: the open window (possibly partial) becomes the final result. */
+    public Result finish(long now) {
+        done = true;
+        return build(now, window == null ? 0 : now >= nextEmitTime ? nextEmitTime : 0, true);
+    }
+
+    /** Ends the query with errors (e.g. killed, or refused downstream): a final result carrying them. */
+    public Result fail(List<BulletError> errors, long now) {
+        done = true;
+        Result result = build(now, 0, true);
+        Map<String, Object> m = new LinkedHashMap<>(result.meta());
+        m.put("errors", errors);
+        return new Result(List.of(), m, true);
+    }
+
+    private void emitWindow(long now, long expected, List<Result> out) {
+        if (rateLimited(now)) {
+            out.add(fail(List.of(BulletError.of(
+                    "The query was stopped: it emitted more than " + settings.rateLimitMaxEmitCount() + " results in "
+                    + settings.rateLimitIntervalMs() + " ms",
+                    "Use a larger window (emit every more records or milliseconds)")), now));
+            return;
+        }
+        out.add(build(now, expected, false));
+        windowNumber++;
+        if (window.kind() != Window.Kind.ADDITIVE_TUMBLING) {
+            aggregator.reset();
+        }
+    }
+
+    private boolean rateLimited(long now) {
+        if (!settings.rateLimitEnabled()) {
+            return false;
+        }
+        if (now - rateIntervalStart >= settings.rateLimitIntervalMs()) {
+            rateIntervalStart = now;
+            rateCount = 0;
+        }
+        rateCount++;
+        return rateCount > settings.rateLimitMaxEmitCount();
+    }
+
+    private Result build(long now, long expectedEmitTime, boolean isFinal) {
+        List<Map<String, Object>> rows = postAggregator.apply(aggregator.records());
+        Map<String, Object> m = meta.build(rows.size(), windowNumber, now, expectedEmitTime, isFinal,
+                                           aggregator.sketchMetadata());
+        return new Result(rows, m, isFinal);
+    }
+
+    /** Assembles {@code meta} (SPEC §6.8) under the configured concept names. */
+    static final class ResultMeta {
+        private final String id;
+        private final Query query;
+        private final long startTime;
+        private final QuerySettings settings;
+
+        ResultMeta(String id, Query query, long startTime, QuerySettings settings) {
+            this.id = id;
+            this.query = query;
+            this.startTime = startTime;
+            this.settings = settings;
+        }
+
+        Map<String, Object> build(int size, int number, long now, long expectedEmitTime, boolean isFinal,
+                                  Map<String, Object> sketches) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            if (settings.metadataEnabled()) {
+                m.put(settings.metaName("query_id"), id);
+                m.put(settings.metaName("query"), query.original());
+                m.put(settings.metaName("query_receive_time"), startTime);
+                if (isFinal) {
+                    m.put(settings.metaName("query_finish_time"), now);
+                }
+                if (query.window() != null) {
+                    Map<String, Object> w = new LinkedHashMap<>();
+                    w.put(settings.metaName("name"), query.window().kind().displayName());
+                    w.put(settings.metaName("number"), number);
+                    w.put(settings.metaName("emit_time"), now);
+                    if (query.window().isTimeBased() && expectedEmitTime > 0) {
+                        w.put(settings.metaName("expected_emit_time"), expectedEmitTime);
+                    }
+                    w.put(settings.metaName("size"), size);
+                    m.put(settings.metaName("window"), w);
+                }
+                if (!sketches.isEmpty()) {
+                    Map<String, Object> s = new LinkedHashMap<>();
+                    sketches.forEach((k, v) -> s.put(settings.metaName(k), v));
+                    m.put(settings.metaName("sketches"), s);
+                }
+            }
+            if (!query.warnings().isEmpty()) {
+                m.put("warnings", query.warnings());
+            }
+            return m;
+        }
+    }
+}

@@ -1,0 +1,295 @@
+package dev.bullet.querying;
+
+import com.google.re2j.Pattern;
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
+import dev.bullet.query.ValueType;
+import dev.bullet.record.FieldPath;
+import dev.bullet.record.Record;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compiles validated {@link Clause}s into {@link RecordPredicate}s with the exact semantics of SPEC §6.2.
+ * Literals are cast once here, never per record; regular expressions run on RE2/J (linear time).
+ */
+public final class Predicates {
+    private Predicates() {
+    }
+
+    /** The predicate of a clause; {@code null} clause matches everything. */
+    public static RecordPredicate compile(Clause clause) {
+        if (clause == null) {
+            return RecordPredicate.ALWAYS;
+        }
+        if (clause instanceof Clause.Logical) {
+            return logical((Clause.Logical) clause);
+        }
+        return relational((Clause.Relational) clause);
+    }
+
+    private static RecordPredicate logical(Clause.Logical clause) {
+        List<Clause> clauses = clause.clauses();
+        RecordPredicate[] parts = new RecordPredicate[clauses.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = compile(clauses.get(i));
+        }
+        switch (clause.operation()) {
+            case NOT: {
+                RecordPredicate inner = parts[0];
+                return record -> !inner.test(record);
+            }
+            case OR:
+                return record -> {
+                    for (RecordPredicate p : parts) {
+                        if (p.test(record)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                };
+            default:
+                return record -> {
+                    for (RecordPredicate p : parts) {
+                        if (!p.test(record)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                };
+        }
+    }
+
+    private static RecordPredicate relational(Clause.Relational clause) {
+        FieldPath field = clause.field();
+        Operand[] operands = clause.values().stream().map(Operand::of).toArray(Operand[]::new);
+        Operation op = clause.operation();
+        switch (op) {
+            case EQUALS:
+                return record -> equalsAny(record.get(field), operands, record);
+            case NOT_EQUALS:
+                return record -> {
+                    Object value = record.get(field);
+                    return value != null && !equalsAny(value, operands, record);
+                };
+            case REGEX_LIKE: {
+                Pattern[] patterns = clause.values().stream().map(v -> Pattern.compile(v.value())).toArray(Pattern[]::new);
+                return record -> regexAny(record.get(field), patterns);
+            }
+            case SIZE_IS:
+                return record -> sizeIsAny(record.get(field), operands, record);
+            case CONTAINS_KEY:
+                return record -> containsKeyAny(record.get(field), operands, record);
+            case CONTAINS_VALUE:
+                return record -> containsValueAny(record.get(field), operands, record);
+            default:
+                return record -> rangeAny(record.get(field), op, operands, record);
+        }
+    }
+
+    static boolean equalsAny(Object value, Operand[] operands, Record record) {
+        for (Operand operand : operands) {
+            if (operand.isNull) {
+                if (value == null) {
+                    return true;
+                }
+            } else if (value != null && operand.compareTo(value, record) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean rangeAny(Object value, Operation op, Operand[] operands, Record record) {
+        if (value == null) {
+            return false;
+        }
+        for (Operand operand : operands) {
+            int c = operand.compareTo(value, record);
+            if (c == Values.INCOMPARABLE) {
+                continue;
+            }
+            boolean match;
+            switch (op) {
+                case GREATER_THAN:
+                    match = c > 0;
+                    break;
+                case LESS_THAN:
+                    match = c < 0;
+                    break;
+                case GREATER_EQUALS:
+                    match = c >= 0;
+                    break;
+                default:
+                    match = c <= 0;
+                    break;
+            }
+            if (match) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean regexAny(Object value, Pattern[] patterns) {
+        if (value == null || value instanceof Map || value instanceof List) {
+            return false;
+        }
+        String text = value instanceof String ? (String) value : String.valueOf(value);
+        for (Pattern p : patterns) {
+            if (p.matcher(text).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sizeIsAny(Object value, Operand[] operands, Record record) {
+        long size;
+        if (value instanceof List) {
+            size = ((List<?>) value).size();
+        } else if (value instanceof Map) {
+            size = ((Map<?, ?>) value).size();
+        } else if (value instanceof String) {
+            size = ((String) value).length();
+        } else {
+            return false;
+        }
+        Long boxed = size;
+        for (Operand operand : operands) {
+            if (operand.compareTo(boxed, record) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsKeyAny(Object value, Operand[] operands, Record record) {
+        if (value instanceof Map) {
+            return mapHasKey((Map<?, ?>) value, operands, record);
+        }
+        if (value instanceof List) {
+            for (Object element : (List<?>) value) {
+                if (element instanceof Map && mapHasKey((Map<?, ?>) element, operands, record)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean mapHasKey(Map<?, ?> map, Operand[] operands, Record record) {
+        for (Operand operand : operands) {
+            Object key = operand.resolve(record);
+            if (key != null && map.containsKey(key instanceof String ? key : String.valueOf(key))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsValueAny(Object value, Operand[] operands, Record record) {
+        if (value instanceof Map) {
+            return anyEquals(((Map<?, ?>) value).values(), operands, record);
+        }
+        if (value instanceof List) {
+            for (Object element : (List<?>) value) {
+                if (element instanceof Map) {
+                    if (anyEquals(((Map<?, ?>) element).values(), operands, record)) {
+                        return true;
+                    }
+                } else if (element != null && equalsAny(element, operands, record)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyEquals(Iterable<?> values, Operand[] operands, Record record) {
+        for (Object element : values) {
+            if (element != null && !(element instanceof Map) && !(element instanceof List)
+                && equalsAny(element, operands, record)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One entry of {@code values}, pre-cast: a literal keeps its string, long, double and boolean readings so the
+     * comparison picks the one matching the field's runtime type without parsing per record.
+     */
+    static final class Operand {
+        final boolean isNull;
+        final String text;
+        final Long asLong;
+        final Double asDouble;
+        final Boolean asBoolean;
+        final Object typed;
+        final boolean hasType;
+        final FieldPath field;
+        final ValueType fieldType;
+
+        private Operand(FilterValue v) {
+            this.isNull = v.isNull();
+            this.field = v.kind() == FilterValue.Kind.FIELD ? v.field() : null;
+            this.fieldType = field != null ? v.type() : null;
+            this.hasType = field == null && v.type() != null;
+            this.text = field == null ? v.value() : null;
+            this.typed = hasType ? v.type().cast(text) : null;
+            Object n = text == null ? null : Values.asNumber(text);
+            this.asLong = n instanceof Long ? (Long) n : n instanceof Double && isWhole((Double) n) ? Long.valueOf(((Double) n).longValue()) : null;
+            this.asDouble = n == null ? null : ((Number) n).doubleValue();
+            this.asBoolean = text == null ? null : (Boolean) ValueType.BOOLEAN.cast(text);
+        }
+
+        static Operand of(FilterValue v) {
+            return new Operand(v);
+        }
+
+        private static boolean isWhole(double d) {
+            return d == Math.rint(d) && Math.abs(d) < 9.0e18;
+        }
+
+        /** The operand's value for a key lookup or equality: the literal, or the other field's value. */
+        Object resolve(Record record) {
+            if (field != null) {
+                return Values.cast(record.get(field), fieldType);
+            }
+            return hasType ? typed : text;
+        }
+
+        /** Sign of (value - operand), or {@link Values#INCOMPARABLE}. {@code value} is non-null. */
+        int compareTo(Object value, Record record) {
+            if (isNull) {
+                return Values.INCOMPARABLE;
+            }
+            if (field != null) {
+                Object other = Values.cast(record.get(field), fieldType);
+                return other == null ? Values.INCOMPARABLE : Values.compare(value, other);
+            }
+            if (hasType) {
+                return typed == null ? Values.INCOMPARABLE : Values.compare(value, typed);
+            }
+            if (value instanceof String) {
+                return Integer.signum(((String) value).compareTo(text));
+            }
+            if (value instanceof Long) {
+                if (asLong != null && (asDouble == null || asDouble == asLong.doubleValue())) {
+                    return Long.compare((Long) value, asLong);
+                }
+                return asDouble == null ? Values.INCOMPARABLE : Values.compareNumbers((Long) value, asDouble);
+            }
+            if (value instanceof Number) {
+                return asDouble == null ? Values.INCOMPARABLE : Values.compareNumbers((Number) value, asDouble);
+            }
+            if (value instanceof Boolean) {
+                return asBoolean == null ? Values.INCOMPARABLE : Boolean.compare((Boolean) value, asBoolean);
+            }
+            return Values.INCOMPARABLE;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.bullet.querying;
+
+import dev.bullet.common.BulletError;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One emitted result (SPEC §6.8): a window's or the final result's rows and metadata.
+ * {@code isFinal} marks the last result of a query.
+ */
+public record Result(List<Map<String, Object>> records, Map<String, Object> meta, boolean isFinal) {
+
+    /** The result shape used for every error (SPEC §7.2): no records, {@code meta.errors}. */
+    public static Result errors(List<BulletError> errors) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("errors", errors);
+        return new Result(List.of(), meta, true);
+    }
+
+    public String toJson() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("records", records);
+        out.put("meta", meta);
+        return ResultJson.toJson(out);
+    }
+}

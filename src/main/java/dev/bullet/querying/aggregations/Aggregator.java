@@ -1,0 +1,32 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.record.Record;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The splittable state of one aggregation (SPEC §6.4). A Filter task {@link #consume}s matching records and ships
+ * {@link #serialize()}d partials; the Join {@link #combine}s partials from every Filter task and reads
+ * {@link #records()}. Merging partials in any grouping gives the same result as one pass (exact types), or stays
+ * within the sketch's bounds (sketch types). Not thread-safe.
+ */
+public interface Aggregator {
+    void consume(Record record);
+
+    void combine(byte[] partial);
+
+    /** The state consumed or combined since the last {@link #reset()}, as a partial. */
+    byte[] serialize();
+
+    /** The result rows of the current state. */
+    List<Map<String, Object>> records();
+
+    /** Sketch metadata (SPEC §6.8 {@code meta.sketches}) keyed by concept name; empty for exact aggregations. */
+    Map<String, Object> sketchMetadata();
+
+    void reset();
+
+    /** Whether nothing was consumed or combined since the last reset. */
+    boolean isEmpty();
+}

@@ -1,0 +1,91 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.Aggregation;
+import dev.bullet.query.NamedField;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import org.apache.datasketches.memory.Memory;
+import org.apache.datasketches.theta.CompactSketch;
+import org.apache.datasketches.theta.SetOperation;
+import org.apache.datasketches.theta.Union;
+import org.apache.datasketches.theta.UpdateSketch;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * COUNT DISTINCT over the combination of {@code fields}: a DataSketches Theta sketch, exact below
+ * {@code bullet.query.aggregation.count.distinct.sketch.entries} distinct values. One row {@code {newName: count}};
+ * the count is a whole number while exact and the sketch's estimate once estimating.
+ */
+final class CountDistinctAggregator implements Aggregator {
+    private final List<NamedField> fields;
+    private final String name;
+    private final int entries;
+    private UpdateSketch sketch;
+    private Union union;
+    private boolean empty;
+
+    CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
+        this.fields = aggregation.fields();
+        this.name = aggregation.newName();
+        this.entries = settings.countDistinctEntries();
+        reset();
+    }
+
+    @Override
+    public void consume(Record record) {
+        List<Object> values = new ArrayList<>(fields.size());
+        for (NamedField f : fields) {
+            values.add(SketchKeys.normalize(record.get(f.path())));
+        }
+        sketch.update(SketchKeys.key(values));
+        empty = false;
+    }
+
+    @Override
+    public void combine(byte[] partial) {
+        union.union(CompactSketch.heapify(Memory.wrap(partial)));
+        empty = false;
+    }
+
+    private CompactSketch merged() {
+        Union u = SetOperation.builder().setNominalEntries(entries).buildUnion();
+        u.union(union.getResult());
+        u.union(sketch);
+        return u.getResult();
+    }
+
+    @Override
+    public byte[] serialize() {
+        return merged().toByteArray();
+    }
+
+    @Override
+    public List<Map<String, Object>> records() {
+        CompactSketch result = merged();
+        Map<String, Object> row = new LinkedHashMap<>();
+        double estimate = result.getEstimate();
+        row.put(name, result.isEstimationMode() ? (Object) estimate : (Object) Math.round(estimate));
+        return List.of(row);
+    }
+
+    @Override
+    public Map<String, Object> sketchMetadata() {
+        return SketchMetadata.of(merged());
+    }
+
+    @Override
+    public void reset() {
+        sketch = UpdateSketch.builder().setNominalEntries(entries).build();
+        union = SetOperation.builder().setNominalEntries(entries).buildUnion();
+        empty = true;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return empty;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.Aggregation;
+import dev.bullet.query.NamedField;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import org.apache.datasketches.common.ArrayOfStringsSerDe;
+import org.apache.datasketches.frequencies.ErrorType;
+import org.apache.datasketches.frequencies.ItemsSketch;
+import org.apache.datasketches.memory.Memory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * TOP K: the most frequent combinations of {@code fields}, on a DataSketches frequent-items sketch (exact counts
+ * while fewer distinct combinations than {@code bullet.query.aggregation.top.k.sketch.entries} were seen).
+ * Rows: the fields by name plus the count ({@code newName}, default {@code COUNT}), count descending (ties by
+ * value), at most K = size rows, only counts ≥ {@code threshold} when one is given.
+ */
+final class TopKAggregator implements Aggregator {
+    private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
+
+    private final List<NamedField> fields;
+    private final String countName;
+    private final int k;
+    private final Long threshold;
+    private final int entries;
+    private ItemsSketch<String> sketch;
+
+    TopKAggregator(Aggregation aggregation, QuerySettings settings) {
+        this.fields = aggregation.fields();
+        this.countName = aggregation.newName();
+        this.k = aggregation.size();
+        this.threshold = aggregation.threshold();
+        this.entries = settings.topKEntries();
+        reset();
+    }
+
+    @Override
+    public void consume(Record record) {
+        List<Object> values = new ArrayList<>(fields.size());
+        for (NamedField f : fields) {
+            values.add(SketchKeys.normalize(record.get(f.path())));
+        }
+        sketch.update(SketchKeys.key(values));
+    }
+
+    @Override
+    public void combine(byte[] partial) {
+        sketch.merge(ItemsSketch.getInstance(Memory.wrap(partial), SERDE));
+    }
+
+    @Override
+    public byte[] serialize() {
+        return sketch.toByteArray(SERDE);
+    }
+
+    @Override
+    public List<Map<String, Object>> records() {
+        long minimum = threshold == null ? 1 : Math.max(threshold, 1);
+        ItemsSketch.Row<String>[] items = sketch.getFrequentItems(minimum - 1, ErrorType.NO_FALSE_NEGATIVES);
+        List<ItemsSketch.Row<String>> sorted = new ArrayList<>(Arrays.asList(items));
+        sorted.removeIf(row -> row.getEstimate() < minimum);
+        sorted.sort(Comparator.comparingLong((ItemsSketch.Row<String> row) -> -row.getEstimate())
+                              .thenComparing(ItemsSketch.Row::getItem));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ItemsSketch.Row<String> item : sorted) {
+            if (rows.size() >= k) {
+                break;
+            }
+            List<Object> values = SketchKeys.values(item.getItem());
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (int i = 0; i < fields.size(); i++) {
+                row.put(fields.get(i).name(), values.get(i));
+            }
+            row.put(countName, item.getEstimate());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    @Override
+    public Map<String, Object> sketchMetadata() {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("was_estimated", sketch.getMaximumError() > 0);
+        meta.put("family", "FREQUENCY");
+        meta.put("size", sketch.getCurrentMapCapacity());
+        meta.put("items_seen", sketch.getStreamLength());
+        meta.put("maximum_count_error", sketch.getMaximumError());
+        meta.put("active_items", sketch.getNumActiveItems());
+        return meta;
+    }
+
+    @Override
+    public void reset() {
+        sketch = new ItemsSketch<>(entries);
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return sketch.isEmpty();
+    }
+}

@@ -1,0 +1,108 @@
+package dev.bullet.record;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A pre-split dotted path into a record (SPEC §5): {@code a}, {@code a.b} (map key), {@code a.0} (list element),
+ * {@code a.0.b}, {@code a.b.c}. Split once when a query is parsed, never per record.
+ *
+ * <p>A numeric segment indexes a list; on a map it is an ordinary key. A path that does not resolve yields
+ * {@code null}. A key that itself contains dots is reachable when the record has it literally at the top level.
+ */
+public final class FieldPath {
+    private final String text;
+    private final String[] segments;
+    private final int[] indices;
+
+    private FieldPath(String text) {
+        this.text = text;
+        this.segments = text.split("\\.", -1);
+        this.indices = new int[segments.length];
+        for (int i = 0; i < segments.length; i++) {
+            indices[i] = parseIndex(segments[i]);
+        }
+    }
+
+    public static FieldPath of(String text) {
+        return new FieldPath(Objects.requireNonNull(text, "path"));
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** The first segment: the top-level field this path reads. */
+    public String head() {
+        return segments[0];
+    }
+
+    public int depth() {
+        return segments.length;
+    }
+
+    /** Resolves this path against a decoded top-level map. */
+    public Object resolve(Map<String, Object> root) {
+        if (segments.length == 1) {
+            return root.get(text);
+        }
+        Object literal = root.get(text);
+        if (literal != null) {
+            return literal;
+        }
+        return resolveFrom(root.get(segments[0]), 1);
+    }
+
+    /** Resolves the segments after the head against the head's value. */
+    public Object resolveFrom(Object value, int fromSegment) {
+        Object current = value;
+        for (int i = fromSegment; i < segments.length && current != null; i++) {
+            current = step(current, i);
+        }
+        return current;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object step(Object current, int i) {
+        if (current instanceof Map) {
+            return ((Map<String, Object>) current).get(segments[i]);
+        }
+        if (current instanceof List) {
+            List<Object> list = (List<Object>) current;
+            int index = indices[i];
+            return index >= 0 && index < list.size() ? list.get(index) : null;
+        }
+        return null;
+    }
+
+    private static int parseIndex(String segment) {
+        if (segment.isEmpty() || segment.length() > 9) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FieldPath && ((FieldPath) o).text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.bullet.record;
+
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes one raw message into a {@link Record} with gson's streaming reader (SPEC §5): integers become
+ * {@code Long}, other numbers {@code Double} (integers that do not fit a long become {@code Double}).
+ *
+ * <p>Bad input is a value, not an exception: {@link #decode} returns {@code null} for anything that is not one
+ * JSON object, and the caller counts it. Stateless and thread-safe.
+ */
+public final class RecordDecoder {
+
+    /** Decodes UTF-8 bytes; {@code null} when the message is not exactly one JSON object. */
+    public Record decode(byte[] message) {
+        return decode(new String(message, StandardCharsets.UTF_8));
+    }
+
+    /** Decodes a JSON text; {@code null} when it is not exactly one JSON object. */
+    public Record decode(String json) {
+        Map<String, Object> map = decodeMap(json);
+        return map == null ? null : new MapRecord(map);
+    }
+
+    /** Decodes a JSON object into a map; {@code null} when the text is not exactly one JSON object. */
+    public static Map<String, Object> decodeMap(String json) {
+        try (JsonReader reader = new JsonReader(new StringReader(json))) {
+            reader.setStrictness(com.google.gson.Strictness.STRICT);
+            if (reader.peek() != JsonToken.BEGIN_OBJECT) {
+                return null;
+            }
+            Map<String, Object> map = readObject(reader);
+            return reader.peek() == JsonToken.END_DOCUMENT ? map : null;
+        } catch (MalformedJsonException | IllegalStateException | NumberFormatException e) {
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    static Map<String, Object> readObject(JsonReader reader) throws IOException {
+        Map<String, Object> map = new LinkedHashMap<>();
+        reader.beginObject();
+        while (reader.hasNext()) {
+            String name = reader.nextName();
+            map.put(name, readValue(reader));
+        }
+        reader.endObject();
+        return map;
+    }
+
+    static Object readValue(JsonReader reader) throws IOException {
+        switch (reader.peek()) {
+            case BEGIN_OBJECT:
+                return readObject(reader);
+            case BEGIN_ARRAY:
+                List<Object> list = new ArrayList<>();
+                reader.beginArray();
+                while (reader.hasNext()) {
+                    list.add(readValue(reader));
+                }
+                reader.endArray();
+                return list;
+            case STRING:
+                return reader.nextString();
+            case NUMBER:
+                return toNumber(reader.nextString());
+            case BOOLEAN:
+                return reader.nextBoolean();
+            case NULL:
+                reader.nextNull();
+                return null;
+            default:
+                throw new IllegalStateException("Unexpected token " + reader.peek());
+        }
+    }
+
+    /** A JSON number literal as {@code Long} when it is an integer that fits, else {@code Double}. */
+    public static Object toNumber(String literal) {
+        boolean integral = true;
+        for (int i = 0; i < literal.length(); i++) {
+            char c = literal.charAt(i);
+            if (c == '.' || c == 'e' || c == 'E') {
+                integral = false;
+                break;
+            }
+        }
+        if (integral && literal.length() <= 19) {
+            try {
+                return Long.parseLong(literal);
+            } catch (NumberFormatException e) {
+                // too large for a long: falls through to double
+            }
+        }
+        return Double.parseDouble(literal);
+    }
+
+    /** Reads one JSON value of any kind, with the same number rules as records. */
+    public static Object readAny(JsonReader reader) throws IOException {
+        return readValue(reader);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.bullet.tools;
+
+import dev.bullet.common.BulletError;
+import dev.bullet.common.Clock;
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.FilterQuerier;
+import dev.bullet.querying.JoinQuerier;
+import dev.bullet.querying.Result;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs one query over a stream of JSON lines as if they arrived live (SPEC §6.11), through the same Filter/Join
+ * protocol as the topology (one partition): every closed window, then the final result, go to the sink. At the end
+ * of the input the duration counts as elapsed. Malformed lines are counted, reported and skipped.
+ */
+public final class OfflineRunner {
+    /** What a run did. */
+    public record Outcome(boolean valid, long records, long matched, long malformed) {
+    }
+
+    private final QuerySettings settings;
+    private final Clock clock;
+
+    public OfflineRunner(QuerySettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    public Outcome run(String queryJson, BufferedReader records, Consumer<Result> sink, PrintStream diagnostics)
+            throws IOException {
+        QueryParser.Result parsed = new QueryParser(settings).parse(queryJson);
+        if (!parsed.isValid()) {
+            sink.accept(Result.errors(parsed.errors()));
+            return new Outcome(false, 0, 0, 0);
+        }
+        Query query = parsed.query();
+        long start = clock.now();
+        String id = "offline-" + Long.toHexString(start);
+        FilterQuerier filter = new FilterQuerier(id, query, start, settings);
+        JoinQuerier join = new JoinQuerier(id, query, start, settings, 1, 0);
+        RecordDecoder decoder = new RecordDecoder();
+        boolean raw = query.isRaw();
+        long count = 0;
+        long matched = 0;
+        long malformed = 0;
+        long lineNumber = 0;
+        String line;
+        while (!join.isDone() && (line = records.readLine()) != null) {
+            lineNumber++;
+            if (line.isBlank()) {
+                continue;
+            }
+            Record record = decoder.decode(line);
+            if (record == null) {
+                malformed++;
+                diagnostics.println("line " + lineNumber + ": not a JSON object, skipped");
+                continue;
+            }
+            count++;
+            long now = clock.now();
+            if (filter.isSatisfied()) {
+                continue;
+            }
+            if (filter.consume(record, now)) {
+                matched++;
+                if (raw) {
+                    emit(join.combine(filter.takePartial(), false, now), sink);
+                }
+            }
+            if (!join.isDone() && join.isExpired(now)) {
+                break;
+            }
+            if (join.isWindowDue(now)) {
+                // a time window closes: it must hold everything consumed before it closed
+                emit(join.combine(filter.takePartial(), false, now), sink);
+                emit(join.tick(now), sink);
+            }
+        }
+        long now = clock.now();
+        if (!join.isDone()) {
+            emit(join.combine(filter.takePartial(), true, now), sink);
+        }
+        if (!join.isDone()) {
+            sink.accept(join.finish(now));
+        }
+        if (malformed > 0) {
+            diagnostics.println(malformed + " malformed line(s) skipped");
+        }
+        return new Outcome(true, count, matched, malformed);
+    }
+
+    private static void emit(List<Result> results, Consumer<Result> sink) {
+        results.forEach(sink);
+    }
+
+    /** The result printed for an invalid query. */
+    public static Result invalid(List<BulletError> errors) {
+        return Result.errors(errors);
+    }
+}
