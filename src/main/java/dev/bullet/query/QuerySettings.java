@@ -1,5 +1,8 @@
 package dev.bullet.query;
 
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.SettingsTable;
+
 import java.io.Serializable;
 import java.util.Map;
 
@@ -22,8 +25,29 @@ public record QuerySettings(long defaultDurationMs, long maxDurationMs,
 
     /** The built-in defaults (the same values as {@code conf/bullet_settings.yaml}). */
     public static QuerySettings defaults() {
-        return new QuerySettings(30_000L, 86_400_000L, 500, 500, 500, 200, 6, 16_384, 512, 1024, 1024,
-                                 1000L, true, 50, 100L, true, Map.of(), false, "bullet_project_timestamp");
+        return from(BulletSettings.defaults());
+    }
+
+    /** The query settings out of the full, validated settings. */
+    public static QuerySettings from(BulletSettings s) {
+        return new QuerySettings(s.getLong(SettingsTable.QUERY_DEFAULT_DURATION), s.getLong(SettingsTable.QUERY_MAX_DURATION),
+                                 s.getInt(SettingsTable.QUERY_AGGREGATION_DEFAULT_SIZE),
+                                 s.getInt(SettingsTable.QUERY_AGGREGATION_MAX_SIZE),
+                                 s.getInt(SettingsTable.QUERY_AGGREGATION_RAW_MAX_SIZE),
+                                 s.getInt(SettingsTable.QUERY_AGGREGATION_DISTRIBUTION_MAX_POINTS),
+                                 s.getInt(SettingsTable.QUERY_AGGREGATION_DISTRIBUTION_GENERATED_POINTS_ROUNDING),
+                                 s.getInt(SettingsTable.COUNT_DISTINCT_SKETCH_ENTRIES),
+                                 s.getInt(SettingsTable.GROUP_SKETCH_ENTRIES),
+                                 s.getInt(SettingsTable.DISTRIBUTION_SKETCH_ENTRIES),
+                                 s.getInt(SettingsTable.TOP_K_SKETCH_ENTRIES),
+                                 s.getLong(SettingsTable.QUERY_WINDOW_MIN_EMIT_EVERY),
+                                 s.getBoolean(SettingsTable.QUERY_RATE_LIMIT_ENABLE),
+                                 s.getInt(SettingsTable.QUERY_RATE_LIMIT_MAX_EMIT_COUNT),
+                                 s.getLong(SettingsTable.QUERY_RATE_LIMIT_TIME_INTERVAL),
+                                 s.getBoolean(SettingsTable.RESULT_METADATA_ENABLE),
+                                 s.getStringMap(SettingsTable.RESULT_METADATA_METRICS),
+                                 s.getBoolean(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE),
+                                 s.getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY));
     }
 
     /** The output name of a metadata concept (SPEC §6.8), honouring {@code bullet.result.metadata.metrics}. */

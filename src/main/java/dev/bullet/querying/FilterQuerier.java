@@ -32,6 +32,7 @@ public final class FilterQuerier {
     private final String timestampKey;
     private long rawMatched;
     private long rawWindow;
+    private boolean pendingFlush;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -131,5 +132,14 @@ public final class FilterQuerier {
 
     public boolean isRaw() {
         return raw;
+    }
+
+    /** Bookkeeping for a caller that batches flushes: whether this querier is already queued for one. */
+    boolean hasPendingFlush() {
+        return pendingFlush;
+    }
+
+    void markPendingFlush(boolean pending) {
+        pendingFlush = pending;
     }
 }

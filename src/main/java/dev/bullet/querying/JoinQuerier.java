@@ -41,6 +41,7 @@ public final class JoinQuerier {
     private boolean done;
     private long rateIntervalStart;
     private int rateCount;
+    private boolean rateLimited;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
         this.id = id;
@@ -70,6 +71,11 @@ public final class JoinQuerier {
 
     public boolean isDone() {
         return done;
+    }
+
+    /** Whether the query was stopped for emitting faster than the rate limit (SPEC §6.10). */
+    public boolean wasRateLimited() {
+        return rateLimited;
     }
 
     /**
@@ -154,6 +160,7 @@ public final class JoinQuerier {
 
     private void emitWindow(long now, long expected, List<Result> out) {
         if (rateLimited(now)) {
+            rateLimited = true;
             out.add(fail(List.of(BulletError.of(
                     "The query was stopped: it emitted more than " + settings.rateLimitMaxEmitCount() + " results in "
                     + settings.rateLimitIntervalMs() + " ms",

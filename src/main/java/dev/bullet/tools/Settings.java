@@ -1,8 +1,10 @@
 package dev.bullet.tools;
 
+import dev.bullet.config.BulletSettings;
 import dev.bullet.query.QuerySettings;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 /** Loads the query settings for the command-line tools. */
 final class Settings {
@@ -14,6 +16,6 @@ final class Settings {
     }
 
     static QuerySettings load(Path file) {
-        throw new IllegalArgumentException("--bullet-conf is not supported yet");
+        return QuerySettings.from(BulletSettings.load(file, Map.of()));
     }
 }

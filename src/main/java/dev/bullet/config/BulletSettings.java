@@ -1,0 +1,363 @@
+package dev.bullet.config;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The validated, immutable settings of one Bullet deployment (SPEC §4), built from layers: the built-in defaults of
+ * {@link SettingsTable} ← YAML files ({@code --bullet-conf}) ← overrides (command-line flags). Serializable, so the
+ * topology ships one instance to every component in its constructor.
+ *
+ * <p>Loading checks everything and reports every problem at once in a {@link SettingsException}: an unknown
+ * {@code bullet.} key (with a suggestion for a likely typo), a value of the wrong type, a value out of range, a broken
+ * rule between keys, an unreadable file. Keys that do not start with {@code bullet.} (Storm's {@code topology.*},
+ * anything else) are not checked and are kept in {@link #passthrough()}.
+ *
+ * <p>Layering: a later layer replaces a scalar or list value and merges a map entry by entry. Numeric strings are
+ * accepted for numbers and {@code "true"}/{@code "false"} for booleans, so flags can be passed as strings.
+ *
+ * <p>Reading a key that {@link SettingsTable} does not define, or with the getter of another type, is a bug and throws
+ * {@link IllegalArgumentException}. A getter may widen: {@code getLong} reads an integer, {@code getDouble} any number.
+ */
+public final class BulletSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final String OVERRIDES = "overrides";
+
+    /** Effective value of every defined key that has one (canonical types, see {@link SettingType}). */
+    private final Map<String, Object> values;
+    /** Keys set by a YAML file or an override, as opposed to left at their default. */
+    private final Set<String> explicitlySet;
+    /** Keys outside {@code bullet.}, with their values as given. */
+    private final Map<String, Object> passthrough;
+
+    private BulletSettings(Map<String, Object> values, Set<String> explicitlySet, Map<String, Object> passthrough) {
+        this.values = values;
+        this.explicitlySet = explicitlySet;
+        this.passthrough = passthrough;
+    }
+
+    /** The built-in defaults alone. */
+    public static BulletSettings defaults() {
+        return builder().build();
+    }
+
+    /**
+     * Defaults ← {@code bulletConf} ← {@code overrides}.
+     *
+     * @param bulletConf the {@code --bullet-conf} YAML file, or null for none
+     * @param overrides  key → value from flags (strings are fine), applied last
+     * @throws SettingsException listing every problem found
+     */
+    public static BulletSettings load(Path bulletConf, Map<String, ?> overrides) {
+        Builder builder = builder();
+        if (bulletConf != null) {
+            builder.yaml(bulletConf);
+        }
+        return builder.overrides(overrides).build();
+    }
+
+    /** A builder for more layers, or YAML given as text. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The value of an {@code INT} key. */
+    public int getInt(String key) {
+        return (Integer) typed(key, SettingType.INT);
+    }
+
+    /** The value of a {@code LONG} (or {@code INT}) key. */
+    public long getLong(String key) {
+        return ((Number) typed(key, SettingType.LONG, SettingType.INT)).longValue();
+    }
+
+    /** The value of a {@code DOUBLE} (or integral) key. */
+    public double getDouble(String key) {
+        return ((Number) typed(key, SettingType.DOUBLE, SettingType.LONG, SettingType.INT)).doubleValue();
+    }
+
+    /** The value of a {@code BOOLEAN} key. */
+    public boolean getBoolean(String key) {
+        return (Boolean) typed(key, SettingType.BOOLEAN);
+    }
+
+    /** The value of a {@code STRING} key. */
+    public String getString(String key) {
+        return (String) typed(key, SettingType.STRING);
+    }
+
+    /** The unmodifiable value of a {@code LIST} key. */
+    @SuppressWarnings("unchecked")
+    public List<String> getList(String key) {
+        return (List<String>) typed(key, SettingType.LIST);
+    }
+
+    /** The unmodifiable, ordered value of a map-of-integers key, e.g. the metric emit interval mapping. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Integer> getIntMap(String key) {
+        return (Map<String, Integer>) typed(key, SettingType.INT_MAP);
+    }
+
+    /** The unmodifiable, ordered value of a map-of-strings key, e.g. the metadata renames. */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> getStringMap(String key) {
+        return (Map<String, String>) typed(key, SettingType.STRING_MAP);
+    }
+
+    /** Whether {@code key} was set by a YAML file or an override rather than left at its default. */
+    public boolean isSet(String key) {
+        definition(key);
+        return explicitlySet.contains(key);
+    }
+
+    /**
+     * The tick interval in ms: {@code bullet.topology.tick.spout.interval.ms} if set, else the seed's
+     * {@code bullet.topology.tick.interval.secs} if set, else the default of the {@code .ms} key.
+     */
+    public long tickIntervalMs() {
+        if (!explicitlySet.contains(SettingsTable.TICK_SPOUT_INTERVAL_MS)
+                && explicitlySet.contains(SettingsTable.TICK_INTERVAL_SECS)) {
+            return getInt(SettingsTable.TICK_INTERVAL_SECS) * 1000L;
+        }
+        return getInt(SettingsTable.TICK_SPOUT_INTERVAL_MS);
+    }
+
+    /** Parallelism and resource loads of one component. */
+    public ComponentSpec component(Component component) {
+        return new ComponentSpec(getInt(component.parallelismKey()), getDouble(component.cpuLoadKey()),
+                getDouble(component.onHeapMemoryKey()), getDouble(component.offHeapMemoryKey()));
+    }
+
+    /** Emit interval of a built-in metric in seconds: its own entry of the mapping, else the {@code default} entry. */
+    public int metricEmitIntervalSecs(String metricName) {
+        Map<String, Integer> mapping = getIntMap(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING);
+        return mapping.getOrDefault(metricName, mapping.get(SettingsTable.DEFAULT_METRIC_ENTRY));
+    }
+
+    /** The output name of a result metadata key given by its default name (SPEC §6.8), honouring renames. */
+    public String metadataName(String defaultName) {
+        if (!SettingsTable.METADATA_NAMES.contains(defaultName)) {
+            throw new IllegalArgumentException("Not a result metadata key: " + defaultName
+                    + "; known keys are " + SettingsTable.METADATA_NAMES);
+        }
+        return getStringMap(SettingsTable.RESULT_METADATA_METRICS).getOrDefault(defaultName, defaultName);
+    }
+
+    /** Unmodifiable keys outside {@code bullet.} from the YAML files and overrides, with their values as given. */
+    public Map<String, Object> passthrough() {
+        return passthrough;
+    }
+
+    /** The effective settings, one {@code key: value} per line, sorted; unset keys are left out. */
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder();
+        new TreeMap<>(values).forEach((key, value) -> out.append(key).append(": ").append(value).append('\n'));
+        new TreeMap<>(passthrough).forEach((key, value) -> out.append(key).append(": ").append(value).append('\n'));
+        return out.toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BulletSettings that && values.equals(that.values)
+                && explicitlySet.equals(that.explicitlySet) && passthrough.equals(that.passthrough);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode() * 31 + passthrough.hashCode();
+    }
+
+    /** The raw effective value of a defined key (for the rules in {@link SettingsTable}). */
+    Object value(String key) {
+        definition(key);
+        Object value = values.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("Setting " + key + " is not set and has no default");
+        }
+        return value;
+    }
+
+    private Object typed(String key, SettingType... accepted) {
+        Setting setting = definition(key);
+        if (!List.of(accepted).contains(setting.type())) {
+            throw new IllegalArgumentException("Setting " + key + " is " + setting.type() + ", not " + accepted[0]);
+        }
+        return value(key);
+    }
+
+    private static Setting definition(String key) {
+        return SettingsTable.definition(key)
+                .orElseThrow(() -> new IllegalArgumentException("Unknown setting: " + key));
+    }
+
+    /**
+     * Collects layers in order — YAML files or texts as added, then the overrides — and checks them all in
+     * {@link #build()}. Not thread-safe; use once.
+     */
+    public static final class Builder {
+        private final List<Layer> layers = new ArrayList<>();
+        private final Map<String, Object> overrides = new LinkedHashMap<>();
+        private final List<String> problems = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Adds a YAML file as the next layer; an unreadable file is reported by {@link #build()}. */
+        public Builder yaml(Path file) {
+            try {
+                return yaml(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+            } catch (IOException e) {
+                problems.add("cannot read settings file " + file + ": " + e);
+                return this;
+            }
+        }
+
+        /** Adds YAML text as the next layer; {@code source} names it in messages (e.g. a file name). */
+        public Builder yaml(String text, String source) {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            Object document;
+            try {
+                document = new Yaml(new SafeConstructor(options)).load(text);
+            } catch (YAMLException e) {
+                String detail = e.getMessage().strip().replace(" in 'string', ", " at ").replace("\n", "\n      ");
+                problems.add("settings file " + source + " is not valid YAML: " + detail);
+                return this;
+            }
+            if (document == null) {
+                return this;
+            }
+            if (!(document instanceof Map<?, ?> map)) {
+                problems.add("settings file " + source + " must be a map of keys to values, got "
+                        + SettingType.show(document));
+                return this;
+            }
+            layers.add(new Layer(source, map));
+            return this;
+        }
+
+        /** Sets one override, applied after every YAML layer (e.g. a command-line flag). */
+        public Builder override(String key, Object value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** Sets overrides, applied after every YAML layer (e.g. the command-line flags). */
+        public Builder overrides(Map<String, ?> more) {
+            overrides.putAll(more);
+            return this;
+        }
+
+        /**
+         * Applies the layers over the defaults and checks the result.
+         *
+         * @throws SettingsException listing every problem found
+         */
+        public BulletSettings build() {
+            Map<String, Object> values = new LinkedHashMap<>();
+            SettingsTable.DEFINITIONS.forEach((key, setting) -> {
+                if (setting.defaultValue() != null) {
+                    values.put(key, setting.defaultValue());
+                }
+            });
+            Set<String> set = new HashSet<>();
+            Set<String> badKeys = new HashSet<>();
+            Map<String, Object> passthrough = new LinkedHashMap<>();
+            List<Layer> all = new ArrayList<>(layers);
+            if (!overrides.isEmpty()) {
+                all.add(new Layer(OVERRIDES, overrides));
+            }
+            for (Layer layer : all) {
+                for (Map.Entry<?, ?> entry : layer.entries().entrySet()) {
+                    apply(layer.source(), entry.getKey(), entry.getValue(), values, set, badKeys, passthrough);
+                }
+            }
+            BulletSettings settings = new BulletSettings(Collections.unmodifiableMap(values),
+                    Collections.unmodifiableSet(new LinkedHashSet<>(set)), Collections.unmodifiableMap(passthrough));
+            for (SettingsTable.CrossRule rule : SettingsTable.CROSS_RULES) {
+                if (rule.keys().stream().noneMatch(badKeys::contains)) {
+                    rule.check().apply(settings).ifPresent(problems::add);
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new SettingsException(problems);
+            }
+            return settings;
+        }
+
+        private void apply(String source, Object rawKey, Object raw, Map<String, Object> values, Set<String> set,
+                           Set<String> badKeys, Map<String, Object> passthrough) {
+            String where = " (in " + source + ")";
+            if (!(rawKey instanceof String key)) {
+                problems.add(SettingType.show(rawKey) + where + ": keys must be strings");
+                return;
+            }
+            if (!key.equals("bullet") && !key.startsWith("bullet.")) {
+                passthrough.put(key, frozen(raw));
+                return;
+            }
+            Optional<Setting> definition = SettingsTable.definition(key);
+            if (definition.isEmpty()) {
+                problems.add(key + where + ": unknown setting" + SettingsTable.closestKey(key)
+                        .map(k -> "; did you mean " + k + "?")
+                        .orElse(" (settings are flat dotted keys, see conf/bullet_settings.yaml)"));
+                return;
+            }
+            Setting setting = definition.get();
+            List<String> found = new ArrayList<>();
+            Optional<Object> value = setting.parse(raw, found);
+            if (value.isEmpty()) {
+                badKeys.add(key);
+                found.forEach(problem -> problems.add(key + where + ": " + problem));
+                return;
+            }
+            Object previous = values.get(key);
+            if (previous instanceof Map<?, ?> base) {
+                Map<Object, Object> merged = new LinkedHashMap<>(base);
+                merged.putAll((Map<?, ?>) value.get());
+                values.put(key, Collections.unmodifiableMap(merged));
+            } else {
+                values.put(key, value.get());
+            }
+            set.add(key);
+        }
+
+        /** A deep, unmodifiable, serializable copy of a passthrough value. */
+        private static Object frozen(Object raw) {
+            if (raw instanceof List<?> list) {
+                List<Object> copy = new ArrayList<>(list.size());
+                list.forEach(element -> copy.add(frozen(element)));
+                return Collections.unmodifiableList(copy);
+            }
+            if (raw instanceof Map<?, ?> map) {
+                Map<Object, Object> copy = new LinkedHashMap<>();
+                map.forEach((k, v) -> copy.put(k, frozen(v)));
+                return Collections.unmodifiableMap(copy);
+            }
+            return raw;
+        }
+    }
+
+    private record Layer(String source, Map<?, ?> entries) {
+    }
+}

@@ -1,0 +1,476 @@
+package dev.bullet.config;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import static dev.bullet.config.SettingType.BOOLEAN;
+import static dev.bullet.config.SettingType.DOUBLE;
+import static dev.bullet.config.SettingType.INT;
+import static dev.bullet.config.SettingType.INT_MAP;
+import static dev.bullet.config.SettingType.LIST;
+import static dev.bullet.config.SettingType.LONG;
+import static dev.bullet.config.SettingType.STRING;
+import static dev.bullet.config.SettingType.STRING_MAP;
+import static dev.bullet.config.Validator.ANY;
+import static dev.bullet.config.Validator.atLeast;
+import static dev.bullet.config.Validator.between;
+import static dev.bullet.config.Validator.eachValue;
+import static dev.bullet.config.Validator.hostPorts;
+import static dev.bullet.config.Validator.namesIn;
+import static dev.bullet.config.Validator.noBlankElements;
+import static dev.bullet.config.Validator.nonEmpty;
+import static dev.bullet.config.Validator.oneOf;
+import static dev.bullet.config.Validator.powerOfTwo;
+
+/**
+ * Every Bullet setting, defined once: key, type, default, rule and one-line documentation (in the manner of Kafka's
+ * {@code ConfigDef}), plus the rules that span several keys. The key constants are the names to read settings by,
+ * e.g. {@code settings.getLong(SettingsTable.QUERY_MAX_DURATION)}; the per-component resource keys are generated
+ * from {@link Component}.
+ *
+ * <p>{@code conf/bullet_settings.yaml} and the jar's {@code bullet_defaults.yaml} are this table rendered by
+ * {@link #toYaml()}; a test fails if they drift. Regenerate with
+ * {@code java -cp target/classes dev.bullet.config.SettingsTable > conf/bullet_settings.yaml}.
+ */
+public final class SettingsTable {
+
+    // Kafka firehose (DataSource spout)
+    public static final String DATASOURCE_KAFKA_BOOTSTRAP_SERVERS = "bullet.topology.datasource.kafka.bootstrap.servers";
+    public static final String DATASOURCE_KAFKA_TOPIC = "bullet.topology.datasource.kafka.topic";
+    public static final String DATASOURCE_KAFKA_GROUP_ID = "bullet.topology.datasource.kafka.group.id";
+    public static final String DATASOURCE_KAFKA_AUTO_OFFSET_RESET = "bullet.topology.datasource.kafka.auto.offset.reset";
+    public static final String DATASOURCE_KAFKA_POLL_TIMEOUT_MS = "bullet.topology.datasource.kafka.poll.timeout.ms";
+    public static final String DATASOURCE_SPOUT_BATCH_SIZE = "bullet.topology.datasource.spout.batch.size";
+    public static final String DATASOURCE_SPOUT_CLASS_NAME = "bullet.topology.datasource.spout.class.name";
+    public static final String DATASOURCE_SPOUT_ARGS = "bullet.topology.datasource.spout.args";
+
+    // PubSub
+    public static final String PUBSUB_KAFKA_BOOTSTRAP_SERVERS = "bullet.pubsub.kafka.bootstrap.servers";
+    public static final String PUBSUB_KAFKA_REQUEST_TOPIC_NAME = "bullet.pubsub.kafka.request.topic.name";
+    public static final String PUBSUB_KAFKA_RESPONSE_TOPIC_NAME = "bullet.pubsub.kafka.response.topic.name";
+    public static final String PUBSUB_KAFKA_REQUEST_PARTITIONS = "bullet.pubsub.kafka.request.partitions";
+    public static final String PUBSUB_KAFKA_RESPONSE_PARTITIONS = "bullet.pubsub.kafka.response.partitions";
+
+    // Topology
+    public static final String TOPOLOGY_NAME = "bullet.topology.name";
+    public static final String TOPOLOGY_WORKERS = "bullet.topology.workers";
+    public static final String TOPOLOGY_ACKING_ENABLE = "bullet.topology.acking.enable";
+    public static final String TOPOLOGY_MAX_SPOUT_PENDING = "bullet.topology.max.spout.pending";
+
+    // Tick
+    public static final String TICK_SPOUT_INTERVAL_MS = "bullet.topology.tick.spout.interval.ms";
+    public static final String TICK_INTERVAL_SECS = "bullet.topology.tick.interval.secs";
+
+    // Query limits
+    public static final String QUERY_DEFAULT_DURATION = "bullet.query.default.duration";
+    public static final String QUERY_MAX_DURATION = "bullet.query.max.duration";
+    public static final String QUERY_AGGREGATION_DEFAULT_SIZE = "bullet.query.aggregation.default.size";
+    public static final String QUERY_AGGREGATION_MAX_SIZE = "bullet.query.aggregation.max.size";
+    public static final String QUERY_AGGREGATION_RAW_MAX_SIZE = "bullet.query.aggregation.raw.max.size";
+    public static final String QUERY_AGGREGATION_DISTRIBUTION_MAX_POINTS = "bullet.query.aggregation.distribution.max.points";
+    public static final String QUERY_AGGREGATION_DISTRIBUTION_GENERATED_POINTS_ROUNDING =
+            "bullet.query.aggregation.distribution.generated.points.rounding";
+    public static final String QUERY_WINDOW_MIN_EMIT_EVERY = "bullet.query.window.min.emit.every";
+    public static final String QUERY_RATE_LIMIT_ENABLE = "bullet.query.rate.limit.enable";
+    public static final String QUERY_RATE_LIMIT_MAX_EMIT_COUNT = "bullet.query.rate.limit.max.emit.count";
+    public static final String QUERY_RATE_LIMIT_TIME_INTERVAL = "bullet.query.rate.limit.time.interval";
+
+    // Sketches
+    public static final String COUNT_DISTINCT_SKETCH_ENTRIES = "bullet.query.aggregation.count.distinct.sketch.entries";
+    public static final String GROUP_SKETCH_ENTRIES = "bullet.query.aggregation.group.sketch.entries";
+    public static final String DISTRIBUTION_SKETCH_ENTRIES = "bullet.query.aggregation.distribution.sketch.entries";
+    public static final String TOP_K_SKETCH_ENTRIES = "bullet.query.aggregation.top.k.sketch.entries";
+
+    // Results
+    public static final String RESULT_METADATA_ENABLE = "bullet.result.metadata.enable";
+    public static final String RESULT_METADATA_METRICS = "bullet.result.metadata.metrics";
+    public static final String RECORD_INJECT_TIMESTAMP_ENABLE = "bullet.record.inject.timestamp.enable";
+    public static final String RECORD_INJECT_TIMESTAMP_KEY = "bullet.record.inject.timestamp.key";
+
+    // Metrics
+    public static final String METRICS_ENABLE = "bullet.topology.metrics.enable";
+    public static final String METRICS_BUILT_IN_ENABLE = "bullet.topology.metrics.built.in.enable";
+    public static final String METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING = "bullet.topology.metrics.built.in.emit.interval.mapping";
+    public static final String METRICS_CLASSES = "bullet.topology.metrics.classes";
+    public static final String METRICS_JSON_PATH = "bullet.topology.metrics.json.path";
+    public static final String METRICS_PROMETHEUS_PORT = "bullet.topology.metrics.prometheus.port";
+
+    // REST service
+    public static final String REST_HOST = "bullet.rest.host";
+    public static final String REST_PORT = "bullet.rest.port";
+    public static final String REST_MAX_BODY_BYTES = "bullet.rest.max.body.bytes";
+    public static final String REST_MAX_CONCURRENT_QUERIES = "bullet.rest.max.concurrent.queries";
+    public static final String REST_RESULT_GRACE_MS = "bullet.rest.result.grace.ms";
+    public static final String REST_HEALTH_TIMEOUT_MS = "bullet.rest.health.timeout.ms";
+
+    /** The entry of {@link #METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING} used for metrics without their own entry. */
+    public static final String DEFAULT_METRIC_ENTRY = "default";
+
+    /**
+     * The metadata keys of a result (SPEC §6.8) that {@link #RESULT_METADATA_METRICS} can rename, by their default
+     * names; a name used in several places (e.g. {@code size}) is renamed everywhere.
+     */
+    static final List<String> METADATA_NAMES = List.of(
+            "query_id", "query", "query_receive_time", "query_finish_time",
+            "window", "name", "number", "emit_time", "expected_emit_time", "size",
+            "sketches", "was_estimated", "standard_deviations", "family", "theta", "uniques_estimate",
+            "minimum_value", "maximum_value", "items_seen", "normalized_rank_error", "maximum_count_error",
+            "active_items", "errors", "warnings");
+
+    private static final int MAX_SKETCH_ENTRIES = 1 << 26;
+    /** Width of the comment lines of the documented settings file. */
+    private static final int WIDTH = 110;
+
+    /** Every setting by key, in the order of the documented settings file. */
+    static final Map<String, Setting> DEFINITIONS;
+
+    /** Rules spanning several keys; each reports a problem or nothing. */
+    static final List<CrossRule> CROSS_RULES;
+
+    static {
+        Table t = new Table();
+
+        t.section("Kafka firehose: the DataSource spout's source of records");
+        t.define(DATASOURCE_KAFKA_BOOTSTRAP_SERVERS, STRING, "127.0.0.1:9092", hostPorts(),
+                "Kafka brokers of the firehose topic.");
+        t.define(DATASOURCE_KAFKA_TOPIC, STRING, "bullet.records", nonEmpty(),
+                "The firehose topic: one JSON object per message.");
+        t.define(DATASOURCE_KAFKA_GROUP_ID, STRING, "bullet-storm", nonEmpty(),
+                "Consumer group of the DataSource spout tasks; partitions are spread over them.");
+        t.define(DATASOURCE_KAFKA_AUTO_OFFSET_RESET, STRING, "latest", oneOf("latest", "earliest"),
+                "Where a consumer group without committed offsets starts (queries look forward, so latest).");
+        t.define(DATASOURCE_KAFKA_POLL_TIMEOUT_MS, LONG, 50, between(0, 10_000),
+                "Longest a spout task waits in one Kafka poll, ms.");
+        t.define(DATASOURCE_SPOUT_BATCH_SIZE, INT, 1000, between(1, 100_000),
+                "Most messages in one spout tuple; topology max spout pending counts these batches.");
+        t.define(DATASOURCE_SPOUT_CLASS_NAME, STRING, "", ANY,
+                "Class of your own DataSource spout replacing the built-in Kafka batch spout; empty = built-in.");
+        t.define(DATASOURCE_SPOUT_ARGS, LIST, List.of(), noBlankElements(),
+                "Arguments for your own spout's constructor (the --bullet-spout-arg flags replace this list).");
+
+        t.section("PubSub: queries in, results out");
+        t.define(PUBSUB_KAFKA_BOOTSTRAP_SERVERS, STRING, "127.0.0.1:9092", hostPorts(),
+                "Kafka brokers of the PubSub topics.");
+        t.define(PUBSUB_KAFKA_REQUEST_TOPIC_NAME, STRING, "bullet.queries", nonEmpty(),
+                "Topic carrying queries and signals (KILL) from the REST service to the topology.");
+        t.define(PUBSUB_KAFKA_RESPONSE_TOPIC_NAME, STRING, "bullet.responses", nonEmpty(),
+                "Topic carrying results and signals back to the REST service.");
+        t.define(PUBSUB_KAFKA_REQUEST_PARTITIONS, INT, 1, atLeast(1),
+                "Partitions of the request topic when Bullet creates it.");
+        t.define(PUBSUB_KAFKA_RESPONSE_PARTITIONS, INT, 4, atLeast(1),
+                "Partitions of the response topic when Bullet creates it; results return by partition to the "
+                        + "REST instance that owns the query.");
+
+        t.section("Topology");
+        t.define(TOPOLOGY_NAME, STRING, "bullet-topology", nonEmpty(),
+                "Name of the topology on the Storm cluster.");
+        t.define(TOPOLOGY_WORKERS, INT, 1, atLeast(1),
+                "Number of worker processes.");
+        t.define(TOPOLOGY_ACKING_ENABLE, BOOLEAN, true, ANY,
+                "Ack DataSource batches, committing Kafka offsets after the ack (at-least-once); false = at-most-once.");
+        t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 20, atLeast(1),
+                "Unacked batches per DataSource spout task before it pauses (Storm's topology.max.spout.pending, "
+                        + "which wins if also set).");
+
+        t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
+        defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));
+        defineComponent(t, Component.DATASOURCE_BOLT, new ComponentSpec(1, 100.0, 512.0, 256.0));
+        defineComponent(t, Component.QUERY_SPOUT, new ComponentSpec(1, 50.0, 256.0, 256.0));
+        defineComponent(t, Component.FILTER_BOLT, new ComponentSpec(2, 100.0, 512.0, 256.0));
+        defineComponent(t, Component.JOIN_BOLT, new ComponentSpec(1, 50.0, 512.0, 256.0));
+        defineComponent(t, Component.RESULT_BOLT, new ComponentSpec(1, 50.0, 256.0, 256.0));
+        defineComponent(t, Component.TICK_SPOUT, new ComponentSpec(1, 50.0, 256.0, 256.0));
+
+        t.section("Tick: the clock of windows and durations (left unset here, so either spelling can be used)");
+        t.defineCommented(TICK_SPOUT_INTERVAL_MS, INT, 100, 100, between(1, 10_000),
+                "Tick interval, ms (default 100): windows and durations are accurate to one tick; 100 or less "
+                        + "recommended.");
+        t.defineCommented(TICK_INTERVAL_SECS, INT, null, 1, between(1, 10),
+                "The same in seconds (the original Bullet spelling; no default); "
+                        + TICK_SPOUT_INTERVAL_MS + " wins if both are set.");
+
+        t.section("Query limits");
+        t.define(QUERY_DEFAULT_DURATION, LONG, 30_000, atLeast(1),
+                "Duration of a query without one (or with one <= 0), ms.");
+        t.define(QUERY_MAX_DURATION, LONG, 86_400_000, atLeast(1),
+                "Longest query duration, ms (default one day); longer queries are clamped, as the result metadata says.");
+        t.define(QUERY_AGGREGATION_DEFAULT_SIZE, INT, 500, atLeast(1),
+                "Size of an aggregation without one (records, groups, K).");
+        t.define(QUERY_AGGREGATION_MAX_SIZE, INT, 500, atLeast(1),
+                "Largest aggregation size; larger sizes are clamped.");
+        t.define(QUERY_AGGREGATION_RAW_MAX_SIZE, INT, 500, atLeast(1),
+                "Most records a RAW query returns per window; larger sizes are clamped.");
+        t.define(QUERY_AGGREGATION_DISTRIBUTION_MAX_POINTS, INT, 200, atLeast(1),
+                "Most points a DISTRIBUTION query may ask for.");
+        t.define(QUERY_AGGREGATION_DISTRIBUTION_GENERATED_POINTS_ROUNDING, INT, 6, between(0, 15),
+                "Decimal places of DISTRIBUTION points generated from numberOfPoints or start/end/increment.");
+        t.define(QUERY_WINDOW_MIN_EMIT_EVERY, LONG, 1000, atLeast(1),
+                "Shortest time window, ms; shorter windows are raised to it.");
+        t.define(QUERY_RATE_LIMIT_ENABLE, BOOLEAN, true, ANY,
+                "Stop queries that emit results too fast, with an error result.");
+        t.define(QUERY_RATE_LIMIT_MAX_EMIT_COUNT, INT, 50, atLeast(1),
+                "Most results a query may emit per rate limit interval.");
+        t.define(QUERY_RATE_LIMIT_TIME_INTERVAL, LONG, 100, atLeast(1),
+                "The rate limit interval, ms.");
+
+        t.section("Sketches: exact below these sizes, approximate (with error bounds) above");
+        t.define(COUNT_DISTINCT_SKETCH_ENTRIES, INT, 16_384, powerOfTwo(16, MAX_SKETCH_ENTRIES),
+                "Nominal entries of the COUNT DISTINCT Theta sketch.");
+        t.define(GROUP_SKETCH_ENTRIES, INT, 512, powerOfTwo(16, MAX_SKETCH_ENTRIES),
+                "Nominal entries of the GROUP Tuple sketch (groups kept before sampling).");
+        t.define(DISTRIBUTION_SKETCH_ENTRIES, INT, 128, powerOfTwo(16, 32_768),
+                "K of the DISTRIBUTION quantiles sketch (larger is more accurate).");
+        t.define(TOP_K_SKETCH_ENTRIES, INT, 1024, powerOfTwo(16, MAX_SKETCH_ENTRIES),
+                "Maximum map size of the TOP K frequent items sketch.");
+
+        t.section("Results");
+        t.define(RESULT_METADATA_ENABLE, BOOLEAN, true, ANY,
+                "Add the meta object (query id, times, window, sketch details) to results; errors are always sent.");
+        t.define(RESULT_METADATA_METRICS, STRING_MAP, Map.of(), namesIn(METADATA_NAMES).and(eachValue(nonEmpty())),
+                "Renames of result metadata keys, default name: new name, e.g. query_id: id. Default names: "
+                        + String.join(", ", METADATA_NAMES) + ".");
+        t.define(RECORD_INJECT_TIMESTAMP_ENABLE, BOOLEAN, false, ANY,
+                "Add the time the Filter matched it (ms) to each RAW record.");
+        t.define(RECORD_INJECT_TIMESTAMP_KEY, STRING, "bullet_project_timestamp", nonEmpty(),
+                "Field name of the injected timestamp.");
+
+        t.section("Metrics");
+        t.define(METRICS_ENABLE, BOOLEAN, false, ANY,
+                "Register the metrics consumers below with Storm.");
+        t.define(METRICS_BUILT_IN_ENABLE, BOOLEAN, false, ANY,
+                "Also report Bullet's own metrics (active queries, filter latency, records decoded...).");
+        t.define(METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING, INT_MAP, Map.of(DEFAULT_METRIC_ENTRY, 60),
+                eachValue(between(1, 86_400)),
+                "Emit interval of each built-in metric, s; '" + DEFAULT_METRIC_ENTRY + "' for the others.");
+        t.define(METRICS_CLASSES, LIST, List.of("json-log"), noBlankElements(),
+                "Metrics consumers: class names or the aliases json-log and prometheus.");
+        t.define(METRICS_JSON_PATH, STRING, "metrics.jsonl", nonEmpty(),
+                "File the json-log consumer appends to, one JSON object per data point.");
+        t.define(METRICS_PROMETHEUS_PORT, INT, 9095, between(0, 65_535),
+                "Port the prometheus consumer serves metrics on (0 = any free port).");
+
+        t.section("REST service");
+        t.define(REST_HOST, STRING, "127.0.0.1", nonEmpty(),
+                "Address the REST service listens on.");
+        t.define(REST_PORT, INT, 9999, between(0, 65_535),
+                "Port the REST service listens on (0 = any free port).");
+        t.define(REST_MAX_BODY_BYTES, INT, 1_048_576, atLeast(1),
+                "Largest query body, bytes; larger bodies get 413.");
+        t.define(REST_MAX_CONCURRENT_QUERIES, INT, 20_000, atLeast(1),
+                "Most queries running through one REST instance; more get 429.");
+        t.define(REST_RESULT_GRACE_MS, LONG, 10_000, atLeast(0),
+                "How long past a query's duration the service waits for its final result before answering 503, ms.");
+        t.define(REST_HEALTH_TIMEOUT_MS, LONG, 5_000, atLeast(1),
+                "How long the health check waits for the PubSub and the topology to answer, ms.");
+
+        DEFINITIONS = Collections.unmodifiableMap(t.definitions);
+
+        CROSS_RULES = List.of(
+                new CrossRule(List.of(QUERY_DEFAULT_DURATION, QUERY_MAX_DURATION), s ->
+                        notAbove(s, QUERY_DEFAULT_DURATION, QUERY_MAX_DURATION)),
+                new CrossRule(List.of(QUERY_AGGREGATION_DEFAULT_SIZE, QUERY_AGGREGATION_MAX_SIZE), s ->
+                        notAbove(s, QUERY_AGGREGATION_DEFAULT_SIZE, QUERY_AGGREGATION_MAX_SIZE)),
+                new CrossRule(List.of(QUERY_WINDOW_MIN_EMIT_EVERY, QUERY_MAX_DURATION), s ->
+                        notAbove(s, QUERY_WINDOW_MIN_EMIT_EVERY, QUERY_MAX_DURATION)),
+                new CrossRule(List.of(TICK_SPOUT_INTERVAL_MS, TICK_INTERVAL_SECS, QUERY_WINDOW_MIN_EMIT_EVERY), s ->
+                        s.tickIntervalMs() <= s.getLong(QUERY_WINDOW_MIN_EMIT_EVERY) ? Optional.empty()
+                                : Optional.of("the tick interval (" + s.tickIntervalMs() + " ms) must not be longer than "
+                                + QUERY_WINDOW_MIN_EMIT_EVERY + " (" + s.getLong(QUERY_WINDOW_MIN_EMIT_EVERY)
+                                + " ms), or windows could not close on time")),
+                new CrossRule(List.of(PUBSUB_KAFKA_REQUEST_TOPIC_NAME, PUBSUB_KAFKA_RESPONSE_TOPIC_NAME), s ->
+                        !s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME).equals(s.getString(PUBSUB_KAFKA_RESPONSE_TOPIC_NAME))
+                                ? Optional.empty()
+                                : Optional.of(PUBSUB_KAFKA_REQUEST_TOPIC_NAME + " and " + PUBSUB_KAFKA_RESPONSE_TOPIC_NAME
+                                + " must be different topics, both are \"" + s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME)
+                                + "\"")),
+                new CrossRule(List.of(METRICS_ENABLE, METRICS_CLASSES), s ->
+                        !s.getBoolean(METRICS_ENABLE) || !s.getList(METRICS_CLASSES).isEmpty() ? Optional.empty()
+                                : Optional.of(METRICS_ENABLE + " is true but " + METRICS_CLASSES
+                                + " is empty: name at least one metrics consumer (e.g. json-log)")));
+    }
+
+    private SettingsTable() {
+    }
+
+    /** A rule over several keys, checked only when each of its keys is valid on its own. */
+    record CrossRule(List<String> keys, Function<BulletSettings, Optional<String>> check) {
+    }
+
+    /** The definition of {@code key}, or empty for a key this table does not define. */
+    static Optional<Setting> definition(String key) {
+        return Optional.ofNullable(DEFINITIONS.get(key));
+    }
+
+    /** The defined key closest to an unknown one (a likely typo), or empty when none is close. */
+    static Optional<String> closestKey(String unknown) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String key : DEFINITIONS.keySet()) {
+            int distance = editDistance(unknown, key);
+            if (distance < bestDistance) {
+                best = key;
+                bestDistance = distance;
+            }
+        }
+        int tolerance = Math.max(3, unknown.length() / 5);
+        return bestDistance <= tolerance ? Optional.of(best) : Optional.empty();
+    }
+
+    /**
+     * The documented settings file: every key with its default and a comment, grouped in sections. This is
+     * {@code conf/bullet_settings.yaml} and the jar's {@code bullet_defaults.yaml}.
+     */
+    public static String toYaml() {
+        StringBuilder out = new StringBuilder()
+                .append("# Bullet on Storm settings (SPEC section 4).\n")
+                .append("#\n")
+                .append("# Every user-facing setting with its default and what it does. Copy this file, edit what you\n")
+                .append("# need and pass it with --bullet-conf; keys you leave out keep their defaults, and command-line\n")
+                .append("# flags win over this file. An unknown \"bullet.\" key is an error (with a suggestion for a typo);\n")
+                .append("# other keys, e.g. Storm's \"topology.*\", are not checked here and are passed through to Storm.\n")
+                .append("# Maps are merged with their defaults entry by entry; lists replace theirs. Comments give\n")
+                .append("# [type; allowed values].\n")
+                .append("#\n")
+                .append("# Generated from dev.bullet.config.SettingsTable (a test fails if they differ). Regenerate with:\n")
+                .append("#   java -cp target/classes dev.bullet.config.SettingsTable > conf/bullet_settings.yaml\n")
+                .append("#   cp conf/bullet_settings.yaml src/main/resources/bullet_defaults.yaml\n");
+        String section = null;
+        for (Setting setting : DEFINITIONS.values()) {
+            if (!setting.section().equals(section)) {
+                section = setting.section();
+                out.append("\n# ").append("=".repeat(100)).append('\n')
+                        .append("# ").append(section).append('\n')
+                        .append("# ").append("=".repeat(100)).append('\n');
+            }
+            String rule = setting.validator().describe();
+            out.append('\n').append(comment(setting.doc() + " [" + setting.type().description()
+                    + (rule.isEmpty() ? "" : "; " + rule) + "]"));
+            String line = setting.name() + ":" + renderValue(setting.documentedValue());
+            if (setting.commented()) {
+                line = "# " + line.replace("\n", "\n# ");
+            }
+            out.append(line).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Prints {@link #toYaml()}: {@code java -cp target/classes dev.bullet.config.SettingsTable > conf/bullet_settings.yaml}. */
+    public static void main(String[] args) {
+        System.out.print(toYaml());
+    }
+
+    private static void defineComponent(Table t, Component c, ComponentSpec defaults) {
+        String name = c.title();
+        t.define(c.parallelismKey(), INT, defaults.parallelism(), atLeast(1),
+                name + ": number of executors.");
+        t.define(c.cpuLoadKey(), DOUBLE, defaults.cpuLoad(), atLeast(0.0),
+                name + ": CPU per executor, percent of a core.");
+        t.define(c.onHeapMemoryKey(), DOUBLE, defaults.onHeapMemoryMiB(), atLeast(0.0),
+                name + ": on-heap memory per executor, MiB.");
+        t.define(c.offHeapMemoryKey(), DOUBLE, defaults.offHeapMemoryMiB(), atLeast(0.0),
+                name + ": off-heap memory per executor, MiB.");
+    }
+
+    private static Optional<String> notAbove(BulletSettings s, String lowKey, String highKey) {
+        Number low = (Number) s.value(lowKey);
+        Number high = (Number) s.value(highKey);
+        return low.longValue() <= high.longValue() ? Optional.empty()
+                : Optional.of(lowKey + " (" + low + ") must not be larger than " + highKey + " (" + high + ")");
+    }
+
+    private static String renderValue(Object value) {
+        if (value instanceof String s) {
+            return " " + quote(s);
+        }
+        if (value instanceof List<?> list) {
+            if (list.isEmpty()) {
+                return " []";
+            }
+            StringBuilder out = new StringBuilder();
+            for (Object element : list) {
+                out.append("\n  - ").append(quote((String) element));
+            }
+            return out.toString();
+        }
+        if (value instanceof Map<?, ?> map) {
+            if (map.isEmpty()) {
+                return " {}";
+            }
+            StringBuilder out = new StringBuilder();
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                String name = (String) entry.getKey();
+                out.append("\n  ").append(name.matches("[A-Za-z0-9_.-]+") ? name : quote(name)).append(':')
+                        .append(renderValue(entry.getValue()));
+            }
+            return out.toString();
+        }
+        return " " + value;
+    }
+
+    /** {@code text} as comment lines of at most {@value #WIDTH} characters. */
+    private static String comment(String text) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder line = new StringBuilder("#");
+        for (String word : text.split(" ")) {
+            if (line.length() > 1 && line.length() + 1 + word.length() > WIDTH) {
+                out.append(line).append('\n');
+                line = new StringBuilder("#");
+            }
+            line.append(' ').append(word);
+        }
+        return out.append(line).append('\n').toString();
+    }
+
+    private static String quote(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** Collects definitions in order, tagging each with the current section. */
+    private static final class Table {
+        private final Map<String, Setting> definitions = new LinkedHashMap<>();
+        private String section = "";
+
+        void section(String title) {
+            section = title;
+        }
+
+        void define(String name, SettingType type, Object defaultValue, Validator validator, String doc) {
+            add(new Setting(name, type, defaultValue, validator, doc, section, null));
+        }
+
+        /** A key shown commented out in the settings file (with {@code shown}), so that it stays unset there. */
+        void defineCommented(String name, SettingType type, Object defaultValue, Object shown, Validator validator,
+                             String doc) {
+            add(new Setting(name, type, defaultValue, validator, doc, section, shown));
+        }
+
+        private void add(Setting setting) {
+            if (definitions.putIfAbsent(setting.name(), setting) != null) {
+                throw new IllegalStateException("Setting defined twice: " + setting.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package dev.bullet.pubsub;
+
+import dev.bullet.BulletException;
+
+/** The PubSub could not be reached or refused a message. */
+public class PubSubException extends BulletException {
+    public PubSubException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.bullet.querying;
+
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
+ * record batch through them, and hands out partials — RAW partials right after the batch that produced them,
+ * others on every tick, and a last partial when a query's duration is over there (then it forgets the query).
+ * Queries that fail validation never enter the working set. Not thread-safe: one task, one thread.
+ */
+public final class FilterEngine {
+    /** A partial for the query's Join task; {@code data} is null for a bare "last" marker. */
+    public record Partial(String id, byte[] data, boolean last) {
+    }
+
+    private final QuerySettings settings;
+    private final QueryParser parser;
+    private final Map<String, FilterQuerier> queries = new HashMap<>();
+    private final List<FilterQuerier> active = new ArrayList<>();
+    private final List<FilterQuerier> touchedRaw = new ArrayList<>();
+
+    public FilterEngine(QuerySettings settings) {
+        this.settings = settings;
+        this.parser = new QueryParser(settings);
+    }
+
+    /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
+    public boolean add(String id, String queryJson, long startTime) {
+        if (queries.containsKey(id)) {
+            return false;
+        }
+        QueryParser.Result parsed = parser.parse(queryJson);
+        if (!parsed.isValid()) {
+            return false;
+        }
+        FilterQuerier querier = new FilterQuerier(id, parsed.query(), startTime, settings);
+        queries.put(id, querier);
+        active.add(querier);
+        return true;
+    }
+
+    /** Forgets a query (COMPLETE or KILL); returns whether it was known. */
+    public boolean remove(String id) {
+        FilterQuerier querier = queries.remove(id);
+        if (querier == null) {
+            return false;
+        }
+        active.remove(querier);
+        return true;
+    }
+
+    public int size() {
+        return queries.size();
+    }
+
+    public boolean isEmpty() {
+        return queries.isEmpty();
+    }
+
+    /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
+    public void consume(List<? extends Record> records, long now, List<Partial> out) {
+        if (active.isEmpty()) {
+            return;
+        }
+        int n = active.size();
+        for (int r = 0, size = records.size(); r < size; r++) {
+            Record record = records.get(r);
+            for (int q = 0; q < n; q++) {
+                FilterQuerier querier = active.get(q);
+                if (!querier.isSatisfied() && querier.consume(record, now) && querier.isRaw() && !querier.hasPendingFlush()) {
+                    querier.markPendingFlush(true);
+                    touchedRaw.add(querier);
+                }
+            }
+        }
+        for (FilterQuerier querier : touchedRaw) {
+            querier.markPendingFlush(false);
+            byte[] data = querier.takePartial();
+            if (data != null) {
+                out.add(new Partial(querier.id(), data, false));
+            }
+        }
+        touchedRaw.clear();
+    }
+
+    /** Moves time: flushes non-RAW partials, and sends the last partial of queries whose duration is over. */
+    public void tick(long now, List<Partial> out) {
+        Iterator<FilterQuerier> it = active.iterator();
+        while (it.hasNext()) {
+            FilterQuerier querier = it.next();
+            boolean expired = querier.isExpired(now);
+            byte[] data = querier.takePartial();
+            if (data != null || expired) {
+                out.add(new Partial(querier.id(), data, expired));
+            }
+            if (expired) {
+                it.remove();
+                queries.remove(querier.id());
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.bullet.querying;
+
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one Join task does (SPEC §3.5), without Storm: owns the queries hashed to it, validates them again
+ * (an invalid one is answered at once with an error result), merges partials, and produces window and final
+ * results. Every final result means "tell the Filter tasks to drop the query". Not thread-safe.
+ */
+public final class JoinEngine {
+    /** A result to publish to the query's owner. */
+    public record Emitted(String id, int replyPartition, Result result) {
+    }
+
+    private record Owned(JoinQuerier querier, int replyPartition) {
+    }
+
+    private final QuerySettings settings;
+    private final QueryParser parser;
+    private final int partitions;
+    private final long finalGraceMs;
+    private final Map<String, Owned> queries = new HashMap<>();
+    private long created;
+    private long improper;
+    private long rateExceeded;
+
+    public JoinEngine(QuerySettings settings, int partitions, long finalGraceMs) {
+        this.settings = settings;
+        this.parser = new QueryParser(settings);
+        this.partitions = partitions;
+        this.finalGraceMs = finalGraceMs;
+    }
+
+    /** Takes ownership of a query; returns the error result to send when it is invalid, else null. */
+    public Emitted add(String id, String queryJson, long startTime, int replyPartition) {
+        if (queries.containsKey(id)) {
+            return null;
+        }
+        QueryParser.Result parsed = parser.parse(queryJson);
+        if (!parsed.isValid()) {
+            improper++;
+            return new Emitted(id, replyPartition, Result.errors(parsed.errors()));
+        }
+        created++;
+        JoinQuerier querier = new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs);
+        queries.put(id, new Owned(querier, replyPartition));
+        return null;
+    }
+
+    public void combine(String id, byte[] partial, boolean last, long now, List<Emitted> out) {
+        Owned owned = queries.get(id);
+        if (owned == null) {
+            return;
+        }
+        collect(id, owned, owned.querier().combine(partial, last, now), out);
+    }
+
+    public void tick(long now, List<Emitted> out) {
+        for (Iterator<Map.Entry<String, Owned>> it = queries.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Owned> e = it.next();
+            Owned owned = e.getValue();
+            for (Result r : owned.querier().tick(now)) {
+                out.add(new Emitted(e.getKey(), owned.replyPartition(), r));
+            }
+            if (owned.querier().isDone()) {
+                countIfRateLimited(owned);
+                it.remove();
+            }
+        }
+    }
+
+    /** Drops a query without a result (its owner asked for the KILL); returns whether it was known. */
+    public boolean kill(String id) {
+        return queries.remove(id) != null;
+    }
+
+    private void collect(String id, Owned owned, List<Result> results, List<Emitted> out) {
+        for (Result r : results) {
+            out.add(new Emitted(id, owned.replyPartition(), r));
+        }
+        if (owned.querier().isDone()) {
+            countIfRateLimited(owned);
+            queries.remove(id);
+        }
+    }
+
+    private void countIfRateLimited(Owned owned) {
+        if (owned.querier().wasRateLimited()) {
+            rateExceeded++;
+        }
+    }
+
+    public int size() {
+        return queries.size();
+    }
+
+    public long createdQueries() {
+        return created;
+    }
+
+    public long improperQueries() {
+        return improper;
+    }
+
+    public long rateExceededQueries() {
+        return rateExceeded;
+    }
+
+    /** Ids currently owned (for tests and metrics). */
+    public List<String> ids() {
+        return new ArrayList<>(queries.keySet());
+    }
+}

@@ -1,0 +1,109 @@
+package dev.bullet.storm;
+
+import dev.bullet.common.Clock;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import dev.bullet.storm.TopologyNames.Fields;
+import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The DataSource bolt (SPEC §3.2): decodes each raw message of a batch into a record and forwards the batch
+ * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
+ * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
+ */
+public class DecodeBolt extends BaseRichBolt {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
+
+    private final long maxQueryLifetimeMs;
+    private transient OutputCollector collector;
+    private transient RecordDecoder decoder;
+    private transient Map<String, Long> activeUntil;
+    private transient BulletMetrics metrics;
+    private transient long lastPurge;
+    private transient Clock clock;
+
+    /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
+    public DecodeBolt(long maxQueryLifetimeMs) {
+        this.maxQueryLifetimeMs = maxQueryLifetimeMs;
+    }
+
+    @Override
+    public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+        this.collector = collector;
+        this.decoder = new RecordDecoder();
+        this.clock = Clock.SYSTEM;
+        this.activeUntil = new HashMap<>();
+        this.metrics = BulletMetrics.register(conf, context);
+    }
+
+    @Override
+    public void execute(Tuple tuple) {
+        String stream = tuple.getSourceStreamId();
+        if (Streams.QUERY.equals(stream)) {
+            activeUntil.put(tuple.getStringByField(Fields.ID), clock.now() + maxQueryLifetimeMs);
+        } else if (Streams.SIGNAL.equals(stream)) {
+            if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
+                activeUntil.remove(tuple.getStringByField(Fields.ID));
+            }
+        } else {
+            decode(tuple);
+        }
+        collector.ack(tuple);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void decode(Tuple tuple) {
+        purgeExpired();
+        if (activeUntil.isEmpty()) {
+            return;
+        }
+        List<byte[]> batch = (List<byte[]>) tuple.getValueByField(Fields.BATCH);
+        long readTime = tuple.getLongByField(Fields.READ_TIME);
+        List<Record> records = new ArrayList<>(batch.size());
+        long malformed = 0;
+        for (byte[] message : batch) {
+            Record record = decoder.decode(message);
+            if (record == null) {
+                malformed++;
+            } else {
+                records.add(record);
+            }
+        }
+        metrics.recordsDecoded(records.size());
+        if (malformed > 0) {
+            metrics.recordsMalformed(malformed);
+            LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
+        }
+        if (!records.isEmpty()) {
+            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime));
+        }
+    }
+
+    private void purgeExpired() {
+        long now = clock.now();
+        if (now - lastPurge < 1000) {
+            return;
+        }
+        lastPurge = now;
+        activeUntil.values().removeIf(until -> until < now);
+    }
+
+    @Override
+    public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME));
+    }
+}

@@ -1,0 +1,76 @@
+package dev.bullet.storm;
+
+import dev.bullet.common.Clock;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.FilterEngine;
+import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Fields;
+import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Filter bolt (SPEC §3.4): a thin adapter over {@link FilterEngine}. Queries arrive on every task (all
+ * grouping), record batches are shuffled in, partials go to the query's Join task (fields grouping on id).
+ * COMPLETE signals from the Join make every task drop the query.
+ */
+public class FilterBolt extends BaseRichBolt {
+    private final QuerySettings settings;
+    private transient OutputCollector collector;
+    private transient FilterEngine engine;
+    private transient List<FilterEngine.Partial> out;
+    private transient Clock clock;
+
+    public FilterBolt(QuerySettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+        this.collector = collector;
+        this.engine = new FilterEngine(settings);
+        this.out = new ArrayList<>();
+        this.clock = Clock.SYSTEM;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void execute(Tuple tuple) {
+        switch (tuple.getSourceStreamId()) {
+            case Streams.QUERY:
+                engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
+                           tuple.getLongByField(Fields.START_TIME));
+                break;
+            case Streams.SIGNAL:
+                if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
+                    engine.remove(tuple.getStringByField(Fields.ID));
+                }
+                break;
+            case Streams.TICK:
+                engine.tick(clock.now(), out);
+                break;
+            default:
+                engine.consume((List<Record>) tuple.getValueByField(Fields.RECORDS), clock.now(), out);
+                break;
+        }
+        for (FilterEngine.Partial p : out) {
+            collector.emit(Streams.PARTIAL, new Values(p.id(), p.data(), p.last()));
+        }
+        out.clear();
+        collector.ack(tuple);
+    }
+
+    @Override
+    public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST));
+    }
+}

@@ -1,0 +1,18 @@
+package dev.bullet.storm;
+
+import dev.bullet.pubsub.Publisher;
+import dev.bullet.pubsub.Subscriber;
+
+import java.io.Serializable;
+
+/**
+ * How the topology reaches the query-processing side of the PubSub (SPEC §7.1): serializable, shipped with the
+ * topology, asked for its clients in {@code open()} / {@code prepare()}.
+ */
+public interface PubSubFactory extends Serializable {
+    /** Reads queries and KILL signals (query spout). */
+    Subscriber requestSubscriber();
+
+    /** Publishes results (result bolt). */
+    Publisher responsePublisher();
+}

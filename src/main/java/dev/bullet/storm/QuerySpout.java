@@ -1,0 +1,71 @@
+package dev.bullet.storm;
+
+import dev.bullet.common.Clock;
+import dev.bullet.pubsub.PubSubMessage;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.Subscriber;
+import dev.bullet.storm.TopologyNames.Fields;
+import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The Query spout (SPEC §3.3): reads queries and KILL signals from the PubSub and stamps each query with its start
+ * time, so every Filter task and its Join task agree on when the query began.
+ */
+public class QuerySpout extends BaseRichSpout {
+    private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
+
+    private final PubSubFactory pubSub;
+    private transient SpoutOutputCollector collector;
+    private transient Subscriber subscriber;
+    private transient Clock clock;
+
+    public QuerySpout(PubSubFactory pubSub) {
+        this.pubSub = pubSub;
+    }
+
+    @Override
+    public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+        this.collector = collector;
+        this.subscriber = pubSub.requestSubscriber();
+        this.clock = Clock.SYSTEM;
+    }
+
+    @Override
+    public void nextTuple() {
+        try {
+            for (PubSubMessage m : subscriber.receive(Duration.ofMillis(1))) {
+                if (m.signal() == Signal.KILL) {
+                    collector.emit(Streams.SIGNAL, new Values(m.id(), Signal.KILL.name()));
+                } else if (!m.hasSignal()) {
+                    collector.emit(Streams.QUERY, new Values(m.id(), m.payload(), clock.now(), m.replyPartition()));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Could not read queries from the PubSub; retrying", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (subscriber != null) {
+            subscriber.close();
+        }
+    }
+
+    @Override
+    public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declareStream(Streams.QUERY, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
+                                                                                Fields.REPLY_PARTITION));
+        declarer.declareStream(Streams.SIGNAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.SIGNAL));
+    }
+}

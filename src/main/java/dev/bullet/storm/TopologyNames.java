@@ -1,0 +1,77 @@
+package dev.bullet.storm;
+
+/**
+ * Every component id, stream id and tuple field of the topology (SPEC §3), in one place. Tuple fields are read
+ * by these names, never by position.
+ */
+public final class TopologyNames {
+    private TopologyNames() {
+    }
+
+    /** Component ids. */
+    public static final class Components {
+        public static final String DATASOURCE_SPOUT = "datasource-spout";
+        public static final String DATASOURCE_BOLT = "datasource-bolt";
+        public static final String QUERY_SPOUT = "query-spout";
+        public static final String FILTER_BOLT = "filter-bolt";
+        public static final String JOIN_BOLT = "join-bolt";
+        public static final String RESULT_BOLT = "result-bolt";
+        public static final String TICK_SPOUT = "tick-spout";
+
+        private Components() {
+        }
+    }
+
+    /** Stream ids. */
+    public static final class Streams {
+        /** DataSource spout → decode bolt: batches of raw messages (the default stream). */
+        public static final String RAW_BATCH = "default";
+        /** Decode bolt → Filter bolts: batches of records. */
+        public static final String RECORDS = "records";
+        /** Query spout → Filter (all) and Join (by id): new queries. */
+        public static final String QUERY = "query";
+        /** Query spout → Join (by id): KILL signals. Join → Filter and decode (all): COMPLETE signals. */
+        public static final String SIGNAL = "signal";
+        /** Filter → Join (by id): partial results. */
+        public static final String PARTIAL = "partial";
+        /** Join → Result bolt: results to publish. */
+        public static final String RESULT = "result";
+        /** Tick spout → Filter and Join (all): the clock. */
+        public static final String TICK = "tick";
+
+        private Streams() {
+        }
+    }
+
+    /** Tuple fields. */
+    public static final class Fields {
+        /** {@code List<byte[]>}: raw messages of one batch. */
+        public static final String BATCH = "batch";
+        /** {@code long}: ms when the batch was read from the source. */
+        public static final String READ_TIME = "read_time";
+        /** {@code List<Record>}: decoded records of one batch. */
+        public static final String RECORDS = "records";
+        public static final String ID = "id";
+        /** {@code String}: query JSON. */
+        public static final String QUERY = "query";
+        /** {@code long}: ms when the query spout received the query (the query's start for every task). */
+        public static final String START_TIME = "start_time";
+        /** {@code int}: the response partition the owning REST instance reads. */
+        public static final String REPLY_PARTITION = "reply_partition";
+        /** {@code String}: a {@link dev.bullet.pubsub.Signal} name. */
+        public static final String SIGNAL = "signal";
+        /** {@code byte[]} or null: a serialized partial. */
+        public static final String PARTIAL = "partial";
+        /** {@code boolean}: the Filter task's last partial for the query. */
+        public static final String LAST = "last";
+        /** {@code String}: a result's JSON. */
+        public static final String RESULT = "result";
+        /** {@code boolean}: the query's final result. */
+        public static final String FINAL = "final";
+        /** {@code long}: the tick's time. */
+        public static final String TIME = "time";
+
+        private Fields() {
+        }
+    }
+}
