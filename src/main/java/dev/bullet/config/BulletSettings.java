@@ -75,6 +75,16 @@ public final class BulletSettings implements Serializable {
         return builder.overrides(overrides).build();
     }
 
+    /** These settings with more overrides applied (validated again). */
+    public BulletSettings withOverrides(Map<String, ?> more) {
+        Map<String, Object> layer = new LinkedHashMap<>();
+        for (String key : explicitlySet) {
+            layer.put(key, values.get(key));
+        }
+        layer.putAll(passthrough);
+        return builder().overrides(layer).overrides(more).build();
+    }
+
     /** A builder for more layers, or YAML given as text. */
     public static Builder builder() {
         return new Builder();

@@ -1,0 +1,152 @@
+package dev.bullet.storm;
+
+import dev.bullet.BulletException;
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.Component;
+import dev.bullet.config.ComponentSpec;
+import dev.bullet.config.SettingsTable;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.MapRecord;
+import dev.bullet.storm.TopologyNames.Components;
+import dev.bullet.storm.TopologyNames.Fields;
+import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.topology.BoltDeclarer;
+import org.apache.storm.topology.ComponentConfigurationDeclarer;
+import org.apache.storm.topology.IRichSpout;
+import org.apache.storm.topology.TopologyBuilder;
+
+import java.lang.reflect.Constructor;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Wires the topology of SPEC §3 from validated settings — the one place that does, for a real cluster and for
+ * local mode alike. Per-component parallelism and Resource Aware Scheduler loads come from the settings (§3.7).
+ */
+public final class BulletTopology {
+    private BulletTopology() {
+    }
+
+    /** Builds the topology; a bad plug-in spout class is a {@link BulletException} naming the key. */
+    public static StormTopology build(BulletSettings settings) {
+        return build(settings, new KafkaPubSubFactory(settings));
+    }
+
+    public static StormTopology build(BulletSettings settings, PubSubFactory pubSub) {
+        QuerySettings query = QuerySettings.from(settings);
+        long tickMs = settings.tickIntervalMs();
+        TopologyBuilder b = new TopologyBuilder();
+
+        resources(b.setSpout(Components.DATASOURCE_SPOUT, dataSourceSpout(settings),
+                             spec(settings, Component.DATASOURCE_SPOUT).parallelism()),
+                  spec(settings, Component.DATASOURCE_SPOUT));
+        resources(b.setSpout(Components.QUERY_SPOUT, new QuerySpout(pubSub),
+                             spec(settings, Component.QUERY_SPOUT).parallelism()),
+                  spec(settings, Component.QUERY_SPOUT));
+        resources(b.setSpout(Components.TICK_SPOUT, new TickSpout(tickMs), 1), spec(settings, Component.TICK_SPOUT));
+
+        long lifetime = query.maxDurationMs() + 60_000L;
+        BoltDeclarer decode = b.setBolt(Components.DATASOURCE_BOLT, new DecodeBolt(lifetime),
+                                        spec(settings, Component.DATASOURCE_BOLT).parallelism())
+                               .shuffleGrouping(Components.DATASOURCE_SPOUT)
+                               .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
+                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL);
+        resources(decode, spec(settings, Component.DATASOURCE_BOLT));
+
+        BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query),
+                                        spec(settings, Component.FILTER_BOLT).parallelism())
+                               .shuffleGrouping(Components.DATASOURCE_BOLT, Streams.RECORDS)
+                               .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
+                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL)
+                               .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+        resources(filter, spec(settings, Component.FILTER_BOLT));
+
+        org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs)),
+                                      spec(settings, Component.JOIN_BOLT).parallelism())
+                             .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
+                             .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)
+                             .fieldsGrouping(Components.QUERY_SPOUT, Streams.SIGNAL, byId)
+                             .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+        resources(join, spec(settings, Component.JOIN_BOLT));
+
+        resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())
+                   .shuffleGrouping(Components.JOIN_BOLT, Streams.RESULT),
+                  spec(settings, Component.RESULT_BOLT));
+        return b.createTopology();
+    }
+
+    /** The Storm config of the topology: workers, acking, batches in flight, serialization, passthrough keys. */
+    public static Config config(BulletSettings settings) {
+        Config conf = new Config();
+        conf.setNumWorkers(settings.getInt(SettingsTable.TOPOLOGY_WORKERS));
+        conf.setMaxSpoutPending(settings.getInt(SettingsTable.TOPOLOGY_MAX_SPOUT_PENDING));
+        if (!settings.getBoolean(SettingsTable.TOPOLOGY_ACKING_ENABLE)) {
+            conf.setNumAckers(0);
+        }
+        conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true);
+        conf.registerSerialization(MapRecord.class);
+        conf.registerSerialization(LinkedHashMap.class);
+        conf.registerSerialization(ArrayList.class);
+        conf.registerSerialization(byte[].class);
+        conf.put(SettingsTable.METRICS_BUILT_IN_ENABLE, settings.getBoolean(SettingsTable.METRICS_BUILT_IN_ENABLE));
+        conf.putAll(settings.passthrough());
+        return conf;
+    }
+
+    private static ComponentSpec spec(BulletSettings settings, Component c) {
+        return settings.component(c);
+    }
+
+    private static void resources(ComponentConfigurationDeclarer<?> declarer, ComponentSpec spec) {
+        declarer.setCPULoad(spec.cpuLoad());
+        declarer.setMemoryLoad(spec.onHeapMemoryMiB(), spec.offHeapMemoryMiB());
+    }
+
+    private static IRichSpout dataSourceSpout(BulletSettings settings) {
+        String className = settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME);
+        if (className.isBlank()) {
+            return new KafkaBatchSpout(KafkaSpoutConfigs.from(settings));
+        }
+        List<String> args = settings.getList(SettingsTable.DATASOURCE_SPOUT_ARGS);
+        try {
+            Class<?> type = Class.forName(className.trim());
+            if (!IRichSpout.class.isAssignableFrom(type)) {
+                throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": " + className
+                                          + " does not implement org.apache.storm.topology.IRichSpout");
+            }
+            Constructor<?> constructor = type.getConstructor(List.class);
+            return (IRichSpout) constructor.newInstance(List.copyOf(args));
+        } catch (ClassNotFoundException e) {
+            throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": no class named " + className);
+        } catch (NoSuchMethodException e) {
+            throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": " + className
+                                      + " needs a public constructor taking a java.util.List<String> (the --bullet-spout-arg values)");
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof BulletException) {
+                throw (BulletException) e;
+            }
+            throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": cannot construct " + className + ": " + e, e);
+        }
+    }
+
+    /** Settings → typed Kafka configs, in one place. */
+    static final class KafkaSpoutConfigs {
+        private KafkaSpoutConfigs() {
+        }
+
+        static KafkaSpoutConfig from(BulletSettings s) {
+            Map<String, String> extra = new LinkedHashMap<>();
+            extra.put("auto.offset.reset", s.getString(SettingsTable.DATASOURCE_KAFKA_AUTO_OFFSET_RESET));
+            return new KafkaSpoutConfig(s.getString(SettingsTable.DATASOURCE_KAFKA_BOOTSTRAP_SERVERS),
+                                        s.getString(SettingsTable.DATASOURCE_KAFKA_TOPIC),
+                                        s.getString(SettingsTable.DATASOURCE_KAFKA_GROUP_ID),
+                                        s.getInt(SettingsTable.DATASOURCE_SPOUT_BATCH_SIZE),
+                                        s.getLong(SettingsTable.DATASOURCE_KAFKA_POLL_TIMEOUT_MS), extra);
+        }
+    }
+}
