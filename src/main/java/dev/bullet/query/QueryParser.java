@@ -490,7 +490,11 @@ public final class QueryParser {
 
         private int clampSize(Long requested, AggregationType type) {
             long max = type == AggregationType.RAW ? settings.rawMaxSize() : settings.maxSize();
-            long size = requested == null ? settings.defaultSize() : requested;
+            if (requested == null) {
+                // the configured default is not the user's request: fit it to the maximum silently
+                return (int) Math.min(settings.defaultSize(), max);
+            }
+            long size = requested;
             if (size > max) {
                 warn("aggregation.size " + size + " was clamped to the maximum " + max,
                      "Ask for at most " + max + (type == AggregationType.RAW

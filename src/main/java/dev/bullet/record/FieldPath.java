@@ -9,7 +9,8 @@ import java.util.Objects;
  * {@code a.0.b}, {@code a.b.c}. Split once when a query is parsed, never per record.
  *
  * <p>A numeric segment indexes a list; on a map it is an ordinary key. A path that does not resolve yields
- * {@code null}. A key that itself contains dots is reachable when the record has it literally at the top level.
+ * {@code null}. A key that itself contains dots is reachable when the record has it literally at the top level and
+ * the path does not resolve through nested maps and lists (the dotted reading wins).
  */
 public final class FieldPath {
     private final String text;
@@ -47,11 +48,8 @@ public final class FieldPath {
         if (segments.length == 1) {
             return root.get(text);
         }
-        Object literal = root.get(text);
-        if (literal != null) {
-            return literal;
-        }
-        return resolveFrom(root.get(segments[0]), 1);
+        Object nested = resolveFrom(root.get(segments[0]), 1);
+        return nested != null ? nested : root.get(text);
     }
 
     /** Resolves the segments after the head against the head's value. */

@@ -95,7 +95,8 @@ public final class RecordDecoder {
                 break;
             }
         }
-        if (integral && literal.length() <= 19) {
+        // 19 digits, plus the sign of a negative number (Long.MIN_VALUE has 20 characters)
+        if (integral && literal.length() <= (literal.startsWith("-") ? 20 : 19)) {
             try {
                 return Long.parseLong(literal);
             } catch (NumberFormatException e) {

@@ -67,6 +67,18 @@ public final class OfflineRunner {
             }
             count++;
             long now = clock.now();
+            if (join.isExpired(now)) {
+                // arrived after the query's duration: not part of it
+                break;
+            }
+            if (join.isWindowDue(now)) {
+                // a time window closed before this record arrived: it holds everything consumed until then
+                emit(join.combine(filter.takePartial(), false, now), sink);
+                emit(join.tick(now), sink);
+                if (join.isDone()) {
+                    break;
+                }
+            }
             if (filter.isSatisfied()) {
                 continue;
             }
@@ -75,14 +87,6 @@ public final class OfflineRunner {
                 if (raw) {
                     emit(join.combine(filter.takePartial(), false, now), sink);
                 }
-            }
-            if (!join.isDone() && join.isExpired(now)) {
-                break;
-            }
-            if (join.isWindowDue(now)) {
-                // a time window closes: it must hold everything consumed before it closed
-                emit(join.combine(filter.takePartial(), false, now), sink);
-                emit(join.tick(now), sink);
             }
         }
         long now = clock.now();

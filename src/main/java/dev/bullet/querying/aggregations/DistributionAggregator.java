@@ -94,13 +94,20 @@ final class DistributionAggregator implements Aggregator {
             return rows;
         }
         boolean cdf = spec.type() == DistributionSpec.Type.CDF;
-        double[] probabilities = cdf ? result.getCDF(points, CRITERIA) : result.getPMF(points, CRITERIA);
+        // Every retained item carries a whole weight, so rank * n is a whole count: rounding it removes the
+        // floating-point noise of the sketch's normalised ranks (0.6 - 0.2 = 0.39999999999999997), and the
+        // probabilities are then count / n, exact below the sketch's capacity.
+        double[] ranks = result.getCDF(points, CRITERIA);
         long n = result.getN();
-        for (int i = 0; i < probabilities.length; i++) {
+        long previous = 0;
+        for (int i = 0; i < ranks.length; i++) {
+            long cumulative = Math.round(ranks[i] * n);
+            long count = cdf ? cumulative : cumulative - previous;
+            previous = cumulative;
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("Range", range(points, i, cdf));
-            row.put("Count", probabilities[i] * n);
-            row.put("Probability", probabilities[i]);
+            row.put("Count", (double) count);
+            row.put("Probability", (double) count / n);
             rows.add(row);
         }
         return rows;

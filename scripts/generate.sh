@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Data generator for the Bullet firehose topic (SPEC §9): synthetic ~1.8 KiB JSON records into Kafka at a
+# fixed rate, into a file, or the lines of a file sent once. `generate.sh --help` lists the flags.
+# Runs the compiled classes of this repository; build them first with `mvn -B -q package -DskipTests`.
+# Environment: JAVA_HOME (optional), GENERATOR_JAVA_OPTS (JVM flags, default "-Xmx256m -XX:+UseSerialGC").
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLASSES="$REPO/target/classes"
+CLASSPATH_FILE="$REPO/target/classpath.txt"
+MAIN_CLASS=dev.bullet.generator.GeneratorMain
+
+fail() {
+  echo "generate.sh: $*" >&2
+  exit 1
+}
+
+if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
+  JAVA="$JAVA_HOME/bin/java"
+elif command -v java >/dev/null 2>&1; then
+  JAVA="$(command -v java)"
+else
+  fail "Java 17 or newer is required, but 'java' is not on the PATH (and JAVA_HOME is not set)."
+fi
+JAVA_MAJOR="$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)"
+if [[ -z "$JAVA_MAJOR" || "$JAVA_MAJOR" -lt 17 ]]; then
+  fail "Java 17 or newer is required, found: $("$JAVA" -version 2>&1 | head -n 1)"
+fi
+
+if [[ ! -f "$CLASSES/${MAIN_CLASS//.//}.class" || ! -s "$CLASSPATH_FILE" ]]; then
+  for arg in "$@"; do
+    if [[ "$arg" == "--help" || "$arg" == "-h" ]]; then
+      echo "Usage: generate.sh [--bootstrap HOST:PORT] [--topic NAME] [--rate N|max] [--count N | --duration S]"
+      echo "                   [--seed N] [--out FILE] [--records FILE] [--help]"
+      echo "The full help needs the build; see below."
+      break
+    fi
+  done
+  fail "the project is not built ($CLASSES or $CLASSPATH_FILE is missing).
+Build it first:  (cd '$REPO' && mvn -B -q package -DskipTests)"
+fi
+
+# Kafka's client logs go to stderr, warnings and errors only, so stdout carries only data (--out -).
+LOG_CONFIG="$REPO/target/log4j2-generate.xml"
+if [[ ! -s "$LOG_CONFIG" ]]; then
+  TMP_CONFIG="$(mktemp "$REPO/target/log4j2-generate.XXXXXX")"
+  cat > "$TMP_CONFIG" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<Configuration status="WARN">
+  <Appenders>
+    <Console name="Stderr" target="SYSTEM_ERR"><PatternLayout pattern="%d{HH:mm:ss.SSS} %-5p %c{1} - %msg%n"/></Console>
+  </Appenders>
+  <Loggers>
+    <Logger name="org.apache.kafka" level="ERROR"/>
+    <Root level="WARN"><AppenderRef ref="Stderr"/></Root>
+  </Loggers>
+</Configuration>
+XML
+  mv -f "$TMP_CONFIG" "$LOG_CONFIG"
+fi
+
+# shellcheck disable=SC2086  # GENERATOR_JAVA_OPTS is a list of flags
+exec "$JAVA" ${GENERATOR_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC} \
+  -Dlog4j2.configurationFile="$LOG_CONFIG" \
+  -cp "$CLASSES:$(cat "$CLASSPATH_FILE")" \
+  "$MAIN_CLASS" "$@"

@@ -1,0 +1,268 @@
+package dev.bullet.pubsub;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The Kafka PubSub (SPEC §7.1): queries and KILL signals travel REST → topology on the request topic, results
+ * travel topology → REST on the response topic. Each REST instance reads only its own response partitions
+ * (assigned, no consumer group) and stamps the queries it sends with one of them as the reply partition; the
+ * topology publishes each result into its query's reply partition. So several REST instances can share one
+ * topology. Wire format: {@link KafkaWire}.
+ *
+ * <p>This object is a cheap factory holding only the config; each client it returns owns its own Kafka
+ * connection and must be closed. Every blocking call of those clients is bounded (by default
+ * {@value #DEFAULT_TIMEOUT_MS} ms: {@code max.block.ms}, {@code request.timeout.ms},
+ * {@code default.api.timeout.ms}); an unreachable Kafka surfaces as a {@link PubSubException}, never as a hang.
+ */
+public final class KafkaPubSub {
+    static final int DEFAULT_TIMEOUT_MS = 10_000;
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** Distinct client ids within a JVM (Kafka registers its metrics under them). */
+    private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
+
+    private final KafkaPubSubConfig config;
+
+    public KafkaPubSub(KafkaPubSubConfig config) {
+        this.config = config;
+    }
+
+    public KafkaPubSubConfig config() {
+        return config;
+    }
+
+    // ---- query-submission side (a REST instance) ----
+
+    /**
+     * Sends queries and signals to the request topic. Each {@code send} waits until Kafka has the message (it is
+     * then visible to the topology) and throws {@link PubSubException} if it could not be delivered. Thread-safe.
+     */
+    public Publisher requestPublisher() {
+        return new KafkaRequestPublisher(newProducer(0, "request"), config.requestTopic(), clientTimeoutMs());
+    }
+
+    /**
+     * Reads results from the given partitions of the response topic, assigned to this subscriber alone (no
+     * consumer group). It starts at their end as of this call, so it sees the results of queries sent after it
+     * was created, and nothing older.
+     *
+     * @param partitions response partitions owned by the calling REST instance, each in
+     *                   {@code [0, responsePartitions)}
+     * @throws PubSubException if Kafka cannot be reached to find the partitions' end offsets
+     */
+    public Subscriber responseSubscriber(Collection<Integer> partitions) {
+        if (partitions.isEmpty()) {
+            throw new IllegalArgumentException("a response subscriber needs at least one partition");
+        }
+        List<TopicPartition> assigned = new ArrayList<>();
+        for (int partition : partitions) {
+            if (partition < 0 || partition >= config.responsePartitions()) {
+                throw new IllegalArgumentException("response partition " + partition + " is not in [0, "
+                    + config.responsePartitions() + ") of topic " + config.responseTopic());
+            }
+            assigned.add(new TopicPartition(config.responseTopic(), partition));
+        }
+        Map<String, Object> props = consumerProps("response");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaConsumer<byte[], byte[]> consumer = newConsumer(props);
+        try {
+            consumer.assign(assigned);
+            consumer.seekToEnd(assigned);
+            // seekToEnd is lazy: resolve the end offsets now, so results sent from here on are not skipped.
+            Duration timeout = Duration.ofMillis(clientTimeoutMs());
+            for (TopicPartition tp : assigned) {
+                consumer.position(tp, timeout);
+            }
+        } catch (KafkaException e) {
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
+            throw new PubSubException("cannot read the end of " + assigned + " at " + config.bootstrapServers()
+                + " within " + clientTimeoutMs() + " ms (is Kafka running and the topic created?): " + e, e);
+        }
+        return new KafkaSubscriber(consumer, "response partitions " + assigned);
+    }
+
+    // ---- query-processing side (the topology) ----
+
+    /**
+     * Reads queries and signals from the request topic as member of consumer group {@code groupId}. A new
+     * group starts at the end of the topic (queries are look-forward; the group commits its position
+     * automatically). Fits a spout: {@code receive(Duration.ZERO)} never blocks on the network.
+     */
+    public Subscriber requestSubscriber(String groupId) {
+        if (groupId == null || groupId.isBlank()) {
+            throw new IllegalArgumentException("a request subscriber needs a consumer group id");
+        }
+        Map<String, Object> props = consumerProps("request");
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
+        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        KafkaConsumer<byte[], byte[]> consumer = newConsumer(props);
+        try {
+            consumer.subscribe(List.of(config.requestTopic()));
+        } catch (KafkaException e) {
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
+            throw new PubSubException("cannot subscribe to " + config.requestTopic() + ": " + e, e);
+        }
+        return new KafkaSubscriber(consumer, "request topic " + config.requestTopic() + " (group " + groupId + ")");
+    }
+
+    /**
+     * Publishes results to the response topic: into the message's reply partition when it is set (≥ 0), else
+     * by query id. Sends are asynchronous and keep their order; {@link Publisher#flush()} waits for them and
+     * reports failed deliveries (each is also logged with its query id). Thread-safe.
+     */
+    public Publisher responsePublisher() {
+        return new KafkaResponsePublisher(newProducer(1, "response"), config.responseTopic(),
+            config.responsePartitions());
+    }
+
+    // ---- topics ----
+
+    /**
+     * Creates the request topic (1 partition) and the response topic ({@code responsePartitions} partitions),
+     * with the broker's default replication factor. Idempotent: an existing topic is kept, but a response topic
+     * with fewer partitions than configured is an error.
+     *
+     * @throws PubSubException if Kafka cannot be reached within the client timeout, or a topic cannot be created
+     */
+    public void createTopics() {
+        int timeoutMs = clientTimeoutMs();
+        long waitMs = timeoutMs + 2_000L;
+        Admin admin;
+        try {
+            admin = Admin.create(commonProps("admin"));
+        } catch (KafkaException e) {
+            throw new PubSubException("cannot create a Kafka admin client for " + config.bootstrapServers() + ": " + e,
+                e);
+        }
+        String where = " at " + config.bootstrapServers();
+        try {
+            List<NewTopic> topics = List.of(
+                new NewTopic(config.requestTopic(), Optional.of(1), Optional.empty()),
+                new NewTopic(config.responseTopic(), Optional.of(config.responsePartitions()), Optional.empty()));
+            Map<String, KafkaFuture<Void>> created =
+                admin.createTopics(topics, new CreateTopicsOptions().timeoutMs(timeoutMs)).values();
+            for (Map.Entry<String, KafkaFuture<Void>> entry : created.entrySet()) {
+                try {
+                    entry.getValue().get(waitMs, TimeUnit.MILLISECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw failure("cannot create topic " + entry.getKey() + where, e.getCause());
+                    }
+                }
+            }
+            TopicDescription response = admin.describeTopics(List.of(config.responseTopic()),
+                    new DescribeTopicsOptions().timeoutMs(timeoutMs))
+                .allTopicNames().get(waitMs, TimeUnit.MILLISECONDS).get(config.responseTopic());
+            int actual = response.partitions().size();
+            if (actual < config.responsePartitions()) {
+                throw new PubSubException("response topic " + config.responseTopic() + where + " has " + actual
+                    + " partitions, fewer than the " + config.responsePartitions() + " configured", null);
+            }
+        } catch (ExecutionException e) {
+            throw failure("cannot describe topic " + config.responseTopic() + where, e.getCause());
+        } catch (TimeoutException e) {
+            throw failure("Kafka did not answer within " + waitMs + " ms" + where, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PubSubException("interrupted while creating topics" + where, e);
+        } finally {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private static PubSubException failure(String what, Throwable cause) {
+        String hint = cause instanceof org.apache.kafka.common.errors.TimeoutException
+            ? " (is Kafka running and reachable?)" : "";
+        return new PubSubException(what + hint + ": " + cause, cause);
+    }
+
+    // ---- client properties ----
+
+    /** The timeout bounding blocking client calls: {@code default.api.timeout.ms}, unless overridden. */
+    int clientTimeoutMs() {
+        String value = config.extraClientProps().get(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (value == null) {
+            return DEFAULT_TIMEOUT_MS;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG
+                + " is not a number: " + value, e);
+        }
+    }
+
+    private Map<String, Object> commonProps(String role) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "bullet-pubsub-" + role + "-" + CLIENT_IDS.incrementAndGet());
+        props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, DEFAULT_TIMEOUT_MS);
+        props.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, DEFAULT_TIMEOUT_MS);
+        props.putAll(config.extraClientProps());
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        return props;
+    }
+
+    private Map<String, Object> consumerProps(String role) {
+        Map<String, Object> props = commonProps(role);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return props;
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer(Map<String, Object> props) {
+        try {
+            return new KafkaConsumer<>(props);
+        } catch (KafkaException e) {
+            throw new PubSubException("cannot create a Kafka consumer for " + config.bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role) {
+        Map<String, Object> defaults = new HashMap<>();
+        defaults.put(ProducerConfig.ACKS_CONFIG, "1");
+        // acks=1 rules out idempotence; one request in flight keeps a query's results in order on retries.
+        defaults.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        defaults.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        defaults.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
+        defaults.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_TIMEOUT_MS);
+        Map<String, Object> props = commonProps(role + "-publisher");
+        defaults.forEach(props::putIfAbsent);
+        int requestTimeout = Integer.parseInt(props.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG).toString().trim());
+        int linger = Integer.parseInt(props.get(ProducerConfig.LINGER_MS_CONFIG).toString().trim());
+        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, requestTimeout + linger + DEFAULT_TIMEOUT_MS / 2);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try {
+            return new KafkaProducer<>(props);
+        } catch (KafkaException e) {
+            throw new PubSubException("cannot create a Kafka producer for " + config.bootstrapServers() + ": " + e, e);
+        }
+    }
+}

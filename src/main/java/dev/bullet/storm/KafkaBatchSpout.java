@@ -1,0 +1,148 @@
+package dev.bullet.storm;
+
+import dev.bullet.storm.TopologyNames.Fields;
+import dev.bullet.storm.TopologyNames.Streams;
+import java.util.Map;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Values;
+import org.apache.storm.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DataSource spout (SPEC §3.1), head of the topology: reads the Kafka firehose topic and emits, per
+ * {@code nextTuple}, at most one tuple on {@link Streams#RAW_BATCH} with {@link Fields#BATCH} (a
+ * {@code List<byte[]>} of at most the batch size raw message values, never empty) and {@link Fields#READ_TIME}
+ * (ms when the oldest of them was polled). Every tuple is anchored with the batch's id, so
+ * {@code topology.max.spout.pending} counts batches.
+ *
+ * <p>At-least-once: a batch's offsets are committed only after Storm acks it; a failed or timed-out batch is
+ * read again (the consumer seeks back to its first offset in each of its partitions). All spout tasks share one
+ * consumer group, which spreads the partitions over them; on a rebalance, the acked offsets of revoked
+ * partitions are committed and their in-flight batches forgotten. See {@link KafkaBatchReader}, which holds the
+ * Kafka logic, and {@link OffsetTracker}.
+ *
+ * <p>Kafka errors never kill the worker: they are logged with context (at most every
+ * {@value #ERROR_LOG_INTERVAL_MS} ms) and the read is retried on the next {@code nextTuple}.
+ */
+public final class KafkaBatchSpout extends BaseRichSpout {
+    private static final long serialVersionUID = 1L;
+    static final long ERROR_LOG_INTERVAL_MS = 10_000;
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchSpout.class);
+
+    private final KafkaSpoutConfig config;
+    private transient SpoutOutputCollector collector;
+    private transient KafkaBatchReader reader;
+    private transient String clientId;
+    private transient long lastErrorLogMs;
+    private transient long suppressedErrors;
+
+    public KafkaBatchSpout(KafkaSpoutConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+        this.collector = collector;
+        this.clientId = config.groupId() + "-" + context.getThisComponentId() + "-" + context.getThisTaskId();
+        this.lastErrorLogMs = Long.MIN_VALUE;
+        openReader();
+    }
+
+    private boolean openReader() {
+        try {
+            reader = KafkaBatchReader.open(config, clientId, Time::currentTimeMillis);
+            return true;
+        } catch (InterruptException | WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            logError("cannot create the Kafka consumer", e);
+            return false;
+        }
+    }
+
+    @Override
+    public void nextTuple() {
+        if (reader == null && !openReader()) {
+            return;
+        }
+        KafkaBatchReader.Batch batch;
+        try {
+            batch = reader.next();
+        } catch (InterruptException | WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            logError("cannot read", e);
+            return;
+        }
+        if (batch != null) {
+            collector.emit(Streams.RAW_BATCH, new Values(batch.values(), batch.readTimeMs()), batch.id());
+        }
+    }
+
+    @Override
+    public void ack(Object msgId) {
+        if (reader != null) {
+            reader.ack((Long) msgId);
+        }
+    }
+
+    @Override
+    public void fail(Object msgId) {
+        if (reader == null) {
+            return;
+        }
+        try {
+            reader.fail((Long) msgId);
+        } catch (InterruptException | WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            logError("cannot rewind for failed batch " + msgId, e);
+        }
+    }
+
+    @Override
+    public void deactivate() {
+        if (reader == null) {
+            return;
+        }
+        try {
+            reader.commitSync();
+        } catch (InterruptException | WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            logError("cannot commit acked offsets on deactivation", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+    }
+
+    @Override
+    public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declareStream(Streams.RAW_BATCH, new org.apache.storm.tuple.Fields(Fields.BATCH, Fields.READ_TIME));
+    }
+
+    private void logError(String what, KafkaException e) {
+        long now = Time.currentTimeMillis();
+        if (lastErrorLogMs != Long.MIN_VALUE && now - lastErrorLogMs < ERROR_LOG_INTERVAL_MS) {
+            suppressedErrors++;
+            return;
+        }
+        LOG.error("Kafka spout {} {} from topic {} at {} ({} similar errors not logged since the last one);"
+            + " retrying", clientId, what, config.topic(), config.bootstrapServers(), suppressedErrors, e);
+        lastErrorLogMs = now;
+        suppressedErrors = 0;
+    }
+}
