@@ -24,5 +24,5 @@ bullet_classpath() {
 
 bullet_java() {
   bullet_classpath
-  exec java ${BULLET_JAVA_OPTS:--Xmx1g} -cp "$BULLET_CP" "$@"
+  exec java ${BULLET_JAVA_OPTS:--Xmx1g} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" -cp "$BULLET_CP" "$@"
 }
