@@ -5,6 +5,7 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.metrics.MetricsSinks;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.MapRecord;
 import dev.bullet.storm.TopologyNames.Components;
@@ -93,9 +94,30 @@ public final class BulletTopology {
         conf.registerSerialization(LinkedHashMap.class);
         conf.registerSerialization(ArrayList.class);
         conf.registerSerialization(byte[].class);
-        conf.put(SettingsTable.METRICS_BUILT_IN_ENABLE, settings.getBoolean(SettingsTable.METRICS_BUILT_IN_ENABLE));
+        conf.registerSerialization(java.util.Collections.emptyMap().getClass(), EmptyMapSerializer.class);
+        metrics(settings, conf);
         conf.putAll(settings.passthrough());
         return conf;
+    }
+
+    /** Metrics (SPEC §8): consumers checked and registered, the tasks told what to report and how often. */
+    private static void metrics(BulletSettings settings, Config conf) {
+        boolean enabled = settings.getBoolean(SettingsTable.METRICS_ENABLE);
+        conf.put(SettingsTable.METRICS_ENABLE, enabled);
+        conf.put(SettingsTable.METRICS_BUILT_IN_ENABLE, enabled && settings.getBoolean(SettingsTable.METRICS_BUILT_IN_ENABLE));
+        if (!enabled) {
+            return;
+        }
+        conf.put(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING,
+                 new LinkedHashMap<>(settings.getIntMap(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING)));
+        conf.put(SettingsTable.METRICS_JSON_PATH, settings.getString(SettingsTable.METRICS_JSON_PATH));
+        conf.put(SettingsTable.METRICS_PROMETHEUS_PORT, settings.getInt(SettingsTable.METRICS_PROMETHEUS_PORT));
+        for (String name : settings.getList(SettingsTable.METRICS_CLASSES)) {
+            MetricsSinks.resolve(name);
+            conf.registerMetricsConsumer(MetricsConsumer.class, name.trim(), 1);
+        }
+        conf.put("topology.enable.v2.metrics.tick", true);
+        conf.put("topology.v2.metrics.tick.interval.seconds", settings.metricEmitIntervalSecs(SettingsTable.DEFAULT_METRIC_ENTRY));
     }
 
     private static ComponentSpec spec(BulletSettings settings, Component c) {

@@ -6,6 +6,7 @@ import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -32,7 +33,8 @@ public class DecodeBolt extends BaseRichBolt {
     private transient OutputCollector collector;
     private transient RecordDecoder decoder;
     private transient Map<String, Long> activeUntil;
-    private transient BulletMetrics metrics;
+    private transient CountMetric decoded;
+    private transient CountMetric malformedCount;
     private transient long lastPurge;
     private transient Clock clock;
 
@@ -47,7 +49,9 @@ public class DecodeBolt extends BaseRichBolt {
         this.decoder = new RecordDecoder();
         this.clock = Clock.SYSTEM;
         this.activeUntil = new HashMap<>();
-        this.metrics = BulletMetrics.register(conf, context);
+        BulletMetrics metrics = BulletMetrics.register(conf, context);
+        this.decoded = metrics.counter(BulletMetrics.RECORDS_DECODED);
+        this.malformedCount = metrics.counter(BulletMetrics.RECORDS_MALFORMED);
     }
 
     @Override
@@ -83,9 +87,9 @@ public class DecodeBolt extends BaseRichBolt {
                 records.add(record);
             }
         }
-        metrics.recordsDecoded(records.size());
+        decoded.incrBy(records.size());
         if (malformed > 0) {
-            metrics.recordsMalformed(malformed);
+            malformedCount.incrBy(malformed);
             LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
         }
         if (!records.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
+import dev.bullet.metrics.LatencyHistogram;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
@@ -29,6 +30,7 @@ public class FilterBolt extends BaseRichBolt {
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
     private transient Clock clock;
+    private transient LatencyHistogram latency;
 
     public FilterBolt(QuerySettings settings) {
         this.settings = settings;
@@ -40,6 +42,9 @@ public class FilterBolt extends BaseRichBolt {
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
         this.clock = Clock.SYSTEM;
+        BulletMetrics metrics = BulletMetrics.register(conf, context);
+        metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
+        this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
     }
 
     @Override
@@ -58,9 +63,14 @@ public class FilterBolt extends BaseRichBolt {
             case Streams.TICK:
                 engine.tick(clock.now(), out);
                 break;
-            default:
-                engine.consume((List<Record>) tuple.getValueByField(Fields.RECORDS), clock.now(), out);
+            default: {
+                List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
+                engine.consume(records, clock.now(), out);
+                if (latency != null) {
+                    latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
+                }
                 break;
+            }
         }
         for (FilterEngine.Partial p : out) {
             collector.emit(Streams.PARTIAL, new Values(p.id(), p.data(), p.last()));

@@ -7,6 +7,7 @@ import dev.bullet.querying.JoinEngine;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -30,6 +31,10 @@ public class JoinBolt extends BaseRichBolt {
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
     private transient Clock clock;
+    private transient CountMetric created;
+    private transient CountMetric improper;
+    private transient CountMetric rateExceeded;
+    private transient long[] counted;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs) {
         this.settings = settings;
@@ -43,6 +48,20 @@ public class JoinBolt extends BaseRichBolt {
         this.engine = new JoinEngine(settings, filterTasks, finalGraceMs);
         this.out = new ArrayList<>();
         this.clock = Clock.SYSTEM;
+        BulletMetrics metrics = BulletMetrics.register(conf, context);
+        metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
+        this.created = metrics.counter(BulletMetrics.CREATED_QUERIES);
+        this.improper = metrics.counter(BulletMetrics.IMPROPER_QUERIES);
+        this.rateExceeded = metrics.counter(BulletMetrics.RATE_EXCEEDED_QUERIES);
+        this.counted = new long[3];
+    }
+
+    private void countQueries() {
+        long[] now = {engine.createdQueries(), engine.improperQueries(), engine.rateExceededQueries()};
+        created.incrBy(now[0] - counted[0]);
+        improper.incrBy(now[1] - counted[1]);
+        rateExceeded.incrBy(now[2] - counted[2]);
+        counted = now;
     }
 
     @Override
@@ -80,6 +99,7 @@ public class JoinBolt extends BaseRichBolt {
             }
         }
         out.clear();
+        countQueries();
         collector.ack(tuple);
     }
 

@@ -1,0 +1,154 @@
+package dev.bullet.testing;
+
+import dev.bullet.config.BulletSettings;
+import dev.bullet.local.EmbeddedKafka;
+import dev.bullet.local.LocalTopology;
+import dev.bullet.pubsub.KafkaPubSub;
+import dev.bullet.pubsub.PubSubMessage;
+import dev.bullet.pubsub.Publisher;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.Subscriber;
+import dev.bullet.querying.ResultJson;
+import dev.bullet.config.SettingsTable;
+import dev.bullet.storm.KafkaPubSubFactory;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * A real local stack for integration tests: an embedded Kafka broker on free loopback ports and the topology in
+ * LocalCluster, with a PubSub client on response partition 1 and a firehose producer. Every wait polls with a
+ * deadline. Results are kept per query id; {@code "__final"} marks the one that came with COMPLETE.
+ */
+public final class TopologyHarness implements AutoCloseable {
+    public static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final int REPLY_PARTITION = 1;
+
+    private final EmbeddedKafka kafka;
+    private final LocalTopology topology;
+    private final Publisher queries;
+    private final Subscriber results;
+    private final KafkaProducer<byte[], byte[]> firehose;
+    private final String topic;
+    private final Map<String, List<Map<String, Object>>> received = new HashMap<>();
+
+    private TopologyHarness(EmbeddedKafka kafka, LocalTopology topology) {
+        this.kafka = kafka;
+        this.topology = topology;
+        this.topic = topology.settings().getString(SettingsTable.DATASOURCE_KAFKA_TOPIC);
+        KafkaPubSub pubSub = new KafkaPubSub(KafkaPubSubFactory.config(topology.settings()));
+        this.results = pubSub.responseSubscriber(List.of(REPLY_PARTITION));
+        this.queries = pubSub.requestPublisher();
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        this.firehose = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Starts broker and topology with these settings (response partitions ≥ 2 are forced) and waits until it answers. */
+    public static TopologyHarness start(Path dir, Map<String, Object> overrides) {
+        EmbeddedKafka kafka = EmbeddedKafka.onFreePorts(dir);
+        kafka.start();
+        Map<String, Object> all = new HashMap<>(overrides);
+        all.putIfAbsent(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS, 2);
+        LocalTopology topology = LocalTopology.start(kafka, BulletSettings.load(null, all));
+        TopologyHarness harness = new TopologyHarness(kafka, topology);
+        harness.awaitTopologyAnswers();
+        return harness;
+    }
+
+    public BulletSettings settings() {
+        return topology.settings();
+    }
+
+    private void awaitTopologyAnswers() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            String id = submit("{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":1000}");
+            if (awaitFinal(id, Duration.ofSeconds(5)) != null) {
+                return;
+            }
+        }
+        throw new AssertionError("the topology never answered a query");
+    }
+
+    public String submit(String query) {
+        String id = UUID.randomUUID().toString();
+        queries.send(PubSubMessage.query(id, query, REPLY_PARTITION));
+        return id;
+    }
+
+    public void kill(String id) {
+        queries.send(PubSubMessage.signal(id, Signal.KILL, REPLY_PARTITION));
+    }
+
+    public void produce(String... records) {
+        for (String r : records) {
+            firehose.send(new ProducerRecord<>(topic, r.getBytes(StandardCharsets.UTF_8)));
+        }
+        firehose.flush();
+    }
+
+    /** Every result of the query once its final one arrived, in order; null at the deadline. */
+    public List<Map<String, Object>> awaitFinal(String id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Map<String, Object>> mine = received.get(id);
+            if (mine != null && !mine.isEmpty() && Boolean.TRUE.equals(mine.get(mine.size() - 1).get("__final"))) {
+                return mine;
+            }
+            poll();
+        }
+        return null;
+    }
+
+    private void poll() {
+        for (PubSubMessage m : results.receive(Duration.ofMillis(200))) {
+            Map<String, Object> result = ResultJson.parseMap(m.payload());
+            result.put("__final", m.signal() == Signal.COMPLETE);
+            received.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(result);
+        }
+    }
+
+    public boolean hasAnswered(String id) {
+        poll();
+        return received.containsKey(id);
+    }
+
+    /** Makes sure every query sent before now reached the Filter tasks: a probe sent after them finds a marker. */
+    public void awaitQueriesRegistered() {
+        String marker = "marker-" + UUID.randomUUID();
+        String probe = submit("{\"filters\":[{\"field\":\"marker\",\"operation\":\"==\",\"values\":[\"" + marker
+                              + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":60000}");
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            produce("{\"marker\":\"" + marker + "\"}");
+            if (awaitFinal(probe, Duration.ofMillis(500)) != null) {
+                return;
+            }
+        }
+        throw new AssertionError("queries never reached the Filter tasks");
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable c : new AutoCloseable[] {firehose, queries, results, topology, kafka}) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // best effort at teardown; the broker's directory goes with the test's temp dir
+            }
+        }
+    }
+}
