@@ -1,0 +1,138 @@
+package dev.bullet.querying;
+
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.Record;
+import dev.bullet.testing.Records;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** One Filter task's working set, with time moved only through {@code now}. */
+class FilterEngineTest {
+    private static final long T0 = 1_700_000_000_000L;
+    private static final String RAW_ID_A = "{\"filters\": [{\"field\": \"id\", \"operation\": \"==\", \"values\": [\"a\"]}],"
+                                           + " \"aggregation\": {\"type\": \"RAW\", \"size\": 10}, \"duration\": 10000}";
+    private static final String COUNT = "{\"aggregation\": {\"type\": \"GROUP\", \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}},"
+                                        + " \"duration\": 10000}";
+
+    private final FilterEngine engine = new FilterEngine(QuerySettings.defaults());
+    private final List<FilterEngine.Partial> out = new ArrayList<>();
+
+    private static Record rec(String id, long n) {
+        return Records.of("id", id, "n", n).build();
+    }
+
+    @Test
+    void invalidQueryNeverEntersTheWorkingSet() {
+        assertFalse(engine.add("bad", "{\"filters\": [", T0));
+        assertEquals(0, engine.size());
+        assertTrue(engine.isEmpty());
+
+        engine.consume(List.of(rec("a", 1)), T0 + 10, out);
+        engine.tick(T0 + 100, out);
+        engine.tick(T0 + 1_000_000, out);
+        assertEquals(List.of(), out);
+        assertFalse(engine.remove("bad"));
+    }
+
+    @Test
+    void aKnownIdIsNotAddedTwice() {
+        assertTrue(engine.add("q", RAW_ID_A, T0));
+        assertFalse(engine.add("q", COUNT, T0));
+        assertEquals(1, engine.size());
+    }
+
+    @Test
+    void rawPartialIsEmittedRightAfterTheBatchWithTheMatchedRecords() {
+        assertTrue(engine.add("q", RAW_ID_A, T0));
+
+        engine.consume(List.of(rec("a", 1), rec("b", 2), rec("a", 3)), T0 + 10, out);
+
+        assertEquals(1, out.size(), "one partial per query per batch");
+        FilterEngine.Partial p = out.get(0);
+        assertEquals("q", p.id());
+        assertFalse(p.last());
+        List<Map<String, Object>> records = RawAggregator.decode(p.data());
+        assertEquals(List.of(Records.of("id", "a", "n", 1L).asMap(), Records.of("id", "a", "n", 3L).asMap()), records);
+
+        out.clear();
+        engine.consume(List.of(rec("b", 4)), T0 + 20, out);
+        assertEquals(List.of(), out, "no match, no partial");
+        engine.tick(T0 + 100, out);
+        assertEquals(List.of(), out, "RAW partials were already shipped with their batch");
+    }
+
+    @Test
+    void nonRawPartialsAreOnlyEmittedOnTick() {
+        assertTrue(engine.add("q", COUNT, T0));
+
+        engine.consume(List.of(rec("a", 1), rec("b", 2)), T0 + 10, out);
+        assertEquals(List.of(), out);
+
+        engine.tick(T0 + 100, out);
+        assertEquals(1, out.size());
+        assertEquals("q", out.get(0).id());
+        assertNotNull(out.get(0).data());
+        assertFalse(out.get(0).last());
+
+        out.clear();
+        engine.tick(T0 + 200, out);
+        assertEquals(List.of(), out, "nothing consumed since the last tick, nothing to send");
+    }
+
+    @Test
+    void expiredQueryGivesALastPartialThenIsForgotten() {
+        assertTrue(engine.add("q", COUNT, T0));
+        engine.consume(List.of(rec("a", 1)), T0 + 10, out);
+        engine.tick(T0 + 9_999, out);
+        assertEquals(1, out.size());
+        assertFalse(out.get(0).last());
+
+        out.clear();
+        engine.consume(List.of(rec("a", 2)), T0 + 9_999, out);
+        engine.tick(T0 + 10_000, out);
+        assertEquals(1, out.size());
+        assertTrue(out.get(0).last());
+        assertNotNull(out.get(0).data(), "the records since the last tick travel with the last partial");
+        assertEquals(0, engine.size());
+
+        out.clear();
+        engine.consume(List.of(rec("a", 3)), T0 + 10_001, out);
+        engine.tick(T0 + 10_100, out);
+        assertEquals(List.of(), out);
+    }
+
+    @Test
+    void expiredQueryWithNothingNewSendsABareLastMarker() {
+        assertTrue(engine.add("q", RAW_ID_A, T0));
+        engine.tick(T0 + 10_000, out);
+        assertEquals(List.of(new FilterEngine.Partial("q", null, true)), out);
+        assertTrue(engine.isEmpty());
+    }
+
+    @Test
+    void killedQueryIsForgottenByTheFilter() {
+        assertTrue(engine.add("raw", RAW_ID_A, T0));
+        assertTrue(engine.add("count", COUNT, T0));
+        engine.consume(List.of(rec("a", 1)), T0 + 10, out);
+        out.clear();
+
+        assertTrue(engine.remove("raw"));
+        assertTrue(engine.remove("count"));
+        assertEquals(0, engine.size());
+
+        engine.consume(List.of(rec("a", 2), rec("a", 3)), T0 + 20, out);
+        engine.tick(T0 + 100, out);
+        engine.tick(T0 + 20_000, out);
+        assertEquals(List.of(), out, "a removed query produces nothing, not even a last partial");
+        assertFalse(engine.remove("raw"));
+    }
+}

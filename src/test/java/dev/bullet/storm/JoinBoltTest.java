@@ -1,0 +1,138 @@
+package dev.bullet.storm;
+
+import dev.bullet.config.SettingsTable;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.ResultJson;
+import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Streams;
+import dev.bullet.storm.testing.Bolts;
+import dev.bullet.storm.testing.RecordingOutputCollector;
+import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
+import dev.bullet.storm.testing.Tuples;
+import dev.bullet.testing.Records;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Join bolt driven directly: queries and partials in, results and COMPLETE signals out. */
+class JoinBoltTest {
+    private static final String RAW_2 = "{\"aggregation\": {\"type\": \"RAW\", \"size\": 2}}";
+    private static final String COUNT_1S = "{\"aggregation\": {\"type\": \"GROUP\", \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}},"
+                                           + " \"duration\": 1000}";
+
+    private final RecordingOutputCollector out = new RecordingOutputCollector();
+
+    private JoinBolt prepared(int filterTasks) {
+        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L);
+        Bolts.prepare(bolt, out, Map.of(), filterTasks);
+        return bolt;
+    }
+
+    private static byte[] rawPartial(Record... records) {
+        RawAggregator raw = new RawAggregator(100);
+        for (Record r : records) {
+            raw.consume(r);
+        }
+        return raw.serialize();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> json(Emission result) {
+        return (Map<String, Object>) ResultJson.parse(result.value(1));
+    }
+
+    @Test
+    void rawQueryWithPartialsGivesAFinalResultAndACompleteSignal() {
+        JoinBolt bolt = prepared(2);
+        bolt.execute(Tuples.query("q", RAW_2, System.currentTimeMillis(), 5));
+        bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "a").build()), false));
+        assertEquals(List.of(), out.emissions());
+
+        bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "b").build()), false));
+
+        List<Emission> emitted = out.emissions();
+        assertEquals(2, emitted.size());
+        Emission result = emitted.get(0);
+        assertEquals(Streams.RESULT, result.stream());
+        assertEquals("q", result.value(0));
+        assertEquals(5, (int) result.<Integer>value(2));
+        assertTrue(result.<Boolean>value(3));
+        assertEquals(List.of(Records.of("id", "a").asMap(), Records.of("id", "b").asMap()), json(result).get("records"));
+        Emission signal = emitted.get(1);
+        assertEquals(Streams.SIGNAL, signal.stream());
+        assertEquals(List.of("q", Signal.COMPLETE.name()), signal.values());
+        assertEquals(3, out.acked().size());
+    }
+
+    @Test
+    void finalWaitsForTheLastPartialOfEveryFilterTask() {
+        JoinBolt bolt = prepared(2);
+        long started = System.currentTimeMillis() - 60_000; // the duration is over: only the last partials matter
+        bolt.execute(Tuples.query("q", COUNT_1S, started, 0));
+        bolt.execute(Tuples.tick(0L));
+        assertEquals(List.of(), out.emissions(), "no Filter task sent its last partial yet");
+
+        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.tick(0L));
+        assertEquals(List.of(), out.emissions(), "one Filter task of two");
+
+        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.tick(0L));
+        List<Emission> results = out.emitted(Streams.RESULT);
+        assertEquals(1, results.size());
+        assertTrue(results.get(0).<Boolean>value(3));
+        assertEquals(List.of(List.of("q", Signal.COMPLETE.name())),
+                     out.emitted(Streams.SIGNAL).stream().map(Emission::values).toList());
+    }
+
+    @Test
+    void killGivesACompleteSignalAndNoResult() {
+        JoinBolt bolt = prepared(1);
+        bolt.execute(Tuples.query("q", RAW_2, System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "a").build()), false));
+
+        bolt.execute(Tuples.querySignal("q", Signal.KILL));
+
+        assertEquals(List.of(), out.emitted(Streams.RESULT));
+        assertEquals(List.of(List.of("q", Signal.COMPLETE.name())),
+                     out.emitted(Streams.SIGNAL).stream().map(Emission::values).toList());
+
+        out.drain();
+        bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "b").build()), false));
+        bolt.execute(Tuples.querySignal("q", Signal.KILL));
+        assertEquals(List.of(), out.emissions(), "a killed query is forgotten; a second KILL is not echoed");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void invalidQueryIsAnsweredAtOnceWithAnErrorResult() {
+        JoinBolt bolt = prepared(1);
+        bolt.execute(Tuples.query("bad", "{\"filters\": [", System.currentTimeMillis(), 2));
+
+        List<Emission> results = out.emitted(Streams.RESULT);
+        assertEquals(1, results.size());
+        assertTrue(results.get(0).<Boolean>value(3));
+        assertEquals(2, (int) results.get(0).<Integer>value(2));
+        Map<String, Object> meta = (Map<String, Object>) json(results.get(0)).get("meta");
+        assertFalse(((List<?>) meta.get("errors")).isEmpty());
+    }
+
+    @Test
+    void countsCreatedAndImproperQueriesWhenBuiltInMetricsAreOn() {
+        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L);
+        Bolts.Prepared p = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true), 1);
+        bolt.execute(Tuples.query("ok", RAW_2, System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.query("bad", "{\"filters\": [", System.currentTimeMillis(), 0));
+
+        assertEquals(1, p.count(BulletMetrics.CREATED_QUERIES));
+        assertEquals(1, p.count(BulletMetrics.IMPROPER_QUERIES));
+        assertEquals(0, p.count(BulletMetrics.RATE_EXCEEDED_QUERIES));
+    }
+}

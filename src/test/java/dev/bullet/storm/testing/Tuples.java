@@ -1,0 +1,135 @@
+package dev.bullet.storm.testing;
+
+import dev.bullet.pubsub.Signal;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import dev.bullet.storm.DecodeBolt;
+import dev.bullet.storm.FilterBolt;
+import dev.bullet.storm.JoinBolt;
+import dev.bullet.storm.KafkaBatchSpout;
+import dev.bullet.storm.QuerySpout;
+import dev.bullet.storm.TickSpout;
+import dev.bullet.storm.TopologyNames.Components;
+import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.StreamInfo;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.topology.IComponent;
+import org.apache.storm.topology.OutputFieldsGetter;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Real {@link TupleImpl}s as the topology's components emit them, for tests that call a bolt's {@code execute}.
+ * The output fields of every (component, stream) are taken from the real components' {@code declareOutputFields},
+ * so a tuple built here has exactly the fields the bolt reads by name; a wrong value count fails at once.
+ */
+public final class Tuples {
+    private static final Map<String, Map<String, Fields>> FIELDS = declaredFields();
+    private static final GeneralTopologyContext CONTEXT = context();
+
+    private Tuples() {
+    }
+
+    /** A tuple from {@code component} on {@code stream} with {@code values} in declared field order. */
+    public static Tuple of(String component, String stream, Object... values) {
+        // TupleImpl finds the fields through the source task's component, so each component has its own task
+        List<Integer> tasks = CONTEXT.getComponentTasks(component);
+        if (tasks.isEmpty()) {
+            throw new IllegalArgumentException("no component " + component);
+        }
+        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(values)), component, tasks.get(0), stream);
+    }
+
+    /** Output fields of every component and stream of the topology (what {@link Bolts} puts in its contexts). */
+    public static Map<String, Map<String, Fields>> componentToStreamToFields() {
+        Map<String, Map<String, Fields>> copy = new HashMap<>();
+        FIELDS.forEach((c, s) -> copy.put(c, new HashMap<>(s)));
+        return copy;
+    }
+
+    // ------------------------------------------------------------------ the topology's tuples, by name
+
+    /** A raw batch from the DataSource spout: each message as UTF-8 bytes. */
+    public static Tuple rawBatch(long readTime, String... messages) {
+        List<byte[]> batch = new ArrayList<>();
+        for (String m : messages) {
+            batch.add(m.getBytes(StandardCharsets.UTF_8));
+        }
+        return of(Components.DATASOURCE_SPOUT, Streams.RAW_BATCH, batch, readTime);
+    }
+
+    /** A batch of decoded records from the decode bolt. */
+    public static Tuple records(long readTime, Record... records) {
+        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), readTime);
+    }
+
+    /** A new query from the query spout. */
+    public static Tuple query(String id, String json, long startTime, int replyPartition) {
+        return of(Components.QUERY_SPOUT, Streams.QUERY, id, json, startTime, replyPartition);
+    }
+
+    /** A signal (KILL) from the query spout. */
+    public static Tuple querySignal(String id, Signal signal) {
+        return of(Components.QUERY_SPOUT, Streams.SIGNAL, id, signal.name());
+    }
+
+    /** A signal (COMPLETE) from the Join bolt. */
+    public static Tuple joinSignal(String id, Signal signal) {
+        return of(Components.JOIN_BOLT, Streams.SIGNAL, id, signal.name());
+    }
+
+    /** A partial from a Filter task. */
+    public static Tuple partial(String id, byte[] data, boolean last) {
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last);
+    }
+
+    /** A tick from the tick spout. */
+    public static Tuple tick(long time) {
+        return of(Components.TICK_SPOUT, Streams.TICK, time);
+    }
+
+    private static Map<String, Map<String, Fields>> declaredFields() {
+        QuerySettings settings = QuerySettings.defaults();
+        Map<String, IComponent> components = new LinkedHashMap<>();
+        components.put(Components.DATASOURCE_SPOUT, new KafkaBatchSpout(null));
+        components.put(Components.QUERY_SPOUT, new QuerySpout(null));
+        components.put(Components.TICK_SPOUT, new TickSpout(100));
+        components.put(Components.DATASOURCE_BOLT, new DecodeBolt(60_000));
+        components.put(Components.FILTER_BOLT, new FilterBolt(settings));
+        components.put(Components.JOIN_BOLT, new JoinBolt(settings, 0));
+        Map<String, Map<String, Fields>> out = new HashMap<>();
+        components.forEach((id, component) -> {
+            OutputFieldsGetter getter = new OutputFieldsGetter();
+            component.declareOutputFields(getter);
+            Map<String, Fields> streams = new HashMap<>();
+            for (Map.Entry<String, StreamInfo> e : getter.getFieldsDeclaration().entrySet()) {
+                streams.put(e.getKey(), new Fields(e.getValue().get_output_fields()));
+            }
+            out.put(id, streams);
+        });
+        return out;
+    }
+
+    private static GeneralTopologyContext context() {
+        Map<Integer, String> taskToComponent = new HashMap<>();
+        Map<String, List<Integer>> componentToTasks = new HashMap<>();
+        int task = 100;
+        for (String component : FIELDS.keySet()) {
+            taskToComponent.put(task, component);
+            componentToTasks.put(component, List.of(task));
+            task++;
+        }
+        return new GeneralTopologyContext(new StormTopology(), new HashMap<>(), taskToComponent, componentToTasks,
+                                          componentToStreamToFields(), "test-topology");
+    }
+}
