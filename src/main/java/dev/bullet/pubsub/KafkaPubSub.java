@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -74,7 +76,8 @@ public final class KafkaPubSub {
      *
      * @param partitions response partitions owned by the calling REST instance, each in
      *                   {@code [0, responsePartitions)}
-     * @throws PubSubException if Kafka cannot be reached to find the partitions' end offsets
+     * @throws PubSubException if the response topic does not exist (or lacks a partition), or Kafka cannot be
+     *                         reached to find the partitions' end offsets
      */
     public Subscriber responseSubscriber(Collection<Integer> partitions) {
         if (partitions.isEmpty()) {
@@ -92,6 +95,15 @@ public final class KafkaPubSub {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         KafkaConsumer<byte[], byte[]> consumer = newConsumer(props);
         try {
+            List<PartitionInfo> existing = consumer.partitionsFor(config.responseTopic(),
+                Duration.ofMillis(clientTimeoutMs()));
+            int highest = assigned.stream().mapToInt(TopicPartition::partition).max().orElse(0);
+            if (existing.size() <= highest) {
+                consumer.close(CloseOptions.timeout(Duration.ZERO));
+                throw new PubSubException("response topic " + config.responseTopic() + " at "
+                    + config.bootstrapServers() + (existing.isEmpty() ? " does not exist"
+                    : " has only " + existing.size() + " partitions") + " (createTopics() creates it)", null);
+            }
             consumer.assign(assigned);
             consumer.seekToEnd(assigned);
             // seekToEnd is lazy: resolve the end offsets now, so results sent from here on are not skipped.
@@ -197,6 +209,35 @@ public final class KafkaPubSub {
         }
     }
 
+    /**
+     * Checks that Kafka answers (for health checks): returns when a broker has described the cluster.
+     *
+     * @throws PubSubException if no broker answered within the client timeout
+     */
+    public void ping() {
+        int timeoutMs = clientTimeoutMs();
+        String where = " at " + config.bootstrapServers();
+        Admin admin;
+        try {
+            admin = Admin.create(commonProps("ping"));
+        } catch (KafkaException e) {
+            throw new PubSubException("cannot create a Kafka admin client" + where + ": " + e, e);
+        }
+        try {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs)).nodes()
+                .get(timeoutMs + 2_000L, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw failure("Kafka did not answer" + where, e.getCause());
+        } catch (TimeoutException e) {
+            throw failure("Kafka did not answer within " + timeoutMs + " ms" + where, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PubSubException("interrupted while reaching Kafka" + where, e);
+        } finally {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+
     private static PubSubException failure(String what, Throwable cause) {
         String hint = cause instanceof org.apache.kafka.common.errors.TimeoutException
             ? " (is Kafka running and reachable?)" : "";
@@ -231,6 +272,8 @@ public final class KafkaPubSub {
 
     private Map<String, Object> consumerProps(String role) {
         Map<String, Object> props = commonProps(role);
+        // A topic created by a consumer's metadata request would get the broker's default partition count.
+        props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return props;

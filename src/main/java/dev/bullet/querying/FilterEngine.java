@@ -1,5 +1,6 @@
 package dev.bullet.querying;
 
+import dev.bullet.index.QueryIndex;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
@@ -25,7 +27,11 @@ public final class FilterEngine {
     private final QueryParser parser;
     private final Map<String, FilterQuerier> queries = new HashMap<>();
     private final List<FilterQuerier> active = new ArrayList<>();
+    private final QueryIndex<FilterQuerier> index = new QueryIndex<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
+    private final Consumer<FilterQuerier> visitor = this::visit;
+    private Record current;
+    private long currentNow;
 
     public FilterEngine(QuerySettings settings) {
         this.settings = settings;
@@ -44,6 +50,7 @@ public final class FilterEngine {
         FilterQuerier querier = new FilterQuerier(id, parsed.query(), startTime, settings);
         queries.put(id, querier);
         active.add(querier);
+        index.add(querier, parsed.query().filter());
         return true;
     }
 
@@ -54,6 +61,7 @@ public final class FilterEngine {
             return false;
         }
         active.remove(querier);
+        index.remove(querier);
         return true;
     }
 
@@ -70,17 +78,12 @@ public final class FilterEngine {
         if (active.isEmpty()) {
             return;
         }
-        int n = active.size();
+        currentNow = now;
         for (int r = 0, size = records.size(); r < size; r++) {
-            Record record = records.get(r);
-            for (int q = 0; q < n; q++) {
-                FilterQuerier querier = active.get(q);
-                if (!querier.isSatisfied() && querier.consume(record, now) && querier.isRaw() && !querier.hasPendingFlush()) {
-                    querier.markPendingFlush(true);
-                    touchedRaw.add(querier);
-                }
-            }
+            current = records.get(r);
+            index.candidates(current, visitor);
         }
+        current = null;
         for (FilterQuerier querier : touchedRaw) {
             querier.markPendingFlush(false);
             byte[] data = querier.takePartial();
@@ -89,6 +92,13 @@ public final class FilterEngine {
             }
         }
         touchedRaw.clear();
+    }
+
+    private void visit(FilterQuerier querier) {
+        if (!querier.isSatisfied() && querier.consume(current, currentNow) && querier.isRaw() && !querier.hasPendingFlush()) {
+            querier.markPendingFlush(true);
+            touchedRaw.add(querier);
+        }
     }
 
     /** Moves time: flushes non-RAW partials, and sends the last partial of queries whose duration is over. */
@@ -104,6 +114,7 @@ public final class FilterEngine {
             if (expired) {
                 it.remove();
                 queries.remove(querier.id());
+                index.remove(querier);
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.query.Window;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
+import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.MapRecord;
 import dev.bullet.record.Record;
 
@@ -42,7 +43,9 @@ public final class FilterQuerier {
         this.predicate = Predicates.compile(query.filter());
         this.projector = new Projector(query.projection());
         this.raw = query.isRaw();
-        this.aggregator = Aggregators.create(query.aggregation(), settings);
+        // RAW: rawHasRoom() caps records per query or per time window; the partial itself must not, or records of a
+        // new window (or of a sliding window) consumed before the previous partial was taken would be dropped
+        this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
         this.injectTimestamp = raw && settings.injectTimestamp();
         this.timestampKey = settings.timestampKey();
     }

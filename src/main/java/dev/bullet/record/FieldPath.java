@@ -16,6 +16,10 @@ public final class FieldPath {
     private final String text;
     private final String[] segments;
     private final int[] indices;
+    private final byte[] headUtf8;
+    private final int headHash;
+    private final byte[] textUtf8;
+    private final int textHash;
 
     private FieldPath(String text) {
         this.text = text;
@@ -24,6 +28,26 @@ public final class FieldPath {
         for (int i = 0; i < segments.length; i++) {
             indices[i] = parseIndex(segments[i]);
         }
+        this.headUtf8 = segments[0].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.headHash = JsonScanner.hash(headUtf8);
+        this.textUtf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.textHash = JsonScanner.hash(textUtf8);
+    }
+
+    byte[] headUtf8() {
+        return headUtf8;
+    }
+
+    int headHash() {
+        return headHash;
+    }
+
+    byte[] textUtf8() {
+        return textUtf8;
+    }
+
+    int textHash() {
+        return textHash;
     }
 
     public static FieldPath of(String text) {

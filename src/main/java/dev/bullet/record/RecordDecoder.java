@@ -21,13 +21,25 @@ import java.util.Map;
  */
 public final class RecordDecoder {
 
-    /** Decodes UTF-8 bytes; {@code null} when the message is not exactly one JSON object. */
+    /**
+     * Decodes UTF-8 bytes; {@code null} when the message is not exactly one JSON object. Lazily when the scanner
+     * is sure of the message (fields are decoded when read), else through gson, which decides.
+     */
     public Record decode(byte[] message) {
-        return decode(new String(message, StandardCharsets.UTF_8));
+        Record lazy = JsonScanner.scan(message);
+        if (lazy != null) {
+            return lazy;
+        }
+        return decodeEagerly(new String(message, StandardCharsets.UTF_8));
     }
 
     /** Decodes a JSON text; {@code null} when it is not exactly one JSON object. */
     public Record decode(String json) {
+        return decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The reference decode (SPEC §5): everything, with gson. */
+    public static Record decodeEagerly(String json) {
         Map<String, Object> map = decodeMap(json);
         return map == null ? null : new MapRecord(map);
     }

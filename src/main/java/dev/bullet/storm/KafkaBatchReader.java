@@ -246,8 +246,17 @@ final class KafkaBatchReader implements AutoCloseable {
         if (offsets.isEmpty()) {
             return;
         }
-        commitInFlight = true;
+        commitInFlight = true; // before the call: a callback may run inside it
         commitIssuedMs = now;
+        try {
+            commitAsync(offsets);
+        } catch (RuntimeException e) {
+            commitInFlight = false;
+            throw e;
+        }
+    }
+
+    private void commitAsync(Map<TopicPartition, Long> offsets) {
         consumer.commitAsync(toKafka(offsets), (committed, e) -> {
             commitInFlight = false;
             if (e == null) {
@@ -255,7 +264,7 @@ final class KafkaBatchReader implements AutoCloseable {
             } else if (e instanceof RebalanceInProgressException || e instanceof RetriableException) {
                 LOG.debug("Commit of {} deferred to a later poll: {}", offsets, e.toString());
             } else {
-                LOG.warn("Commit of {} to group of topic {} failed; it is retried with the next acks (a partition"
+                LOG.warn("Commit of {} to group of topic {} failed; it is made again at the next interval (a partition"
                     + " that changed owner is reread by its new owner from the last commit)", offsets, topic, e);
             }
         });

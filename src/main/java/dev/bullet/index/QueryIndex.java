@@ -1,0 +1,189 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
+import dev.bullet.querying.Values;
+import dev.bullet.record.FieldPath;
+import dev.bullet.record.Record;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shared predicate index of a Filter task (SPEC §3.4, §10): queries whose filter requires a field to equal one of
+ * some literals ({@code ==} or an IN-list, alone or as a conjunct of a top-level AND) are found through hash maps
+ * keyed by the literal's possible typed readings (text, number, boolean), so a record meets only the queries whose
+ * literal equals its value; all other queries are on a scan list and meet every record. Candidates are still
+ * tested with their full filter by the caller, so the index may only widen the set, never narrow it: results are
+ * identical with and without it. Not thread-safe.
+ *
+ * @param <Q> the per-query object the index hands out
+ */
+public final class QueryIndex<Q> {
+    /** One indexed path and the queries waiting for each of its values. */
+    private static final class PathIndex<Q> {
+        final FieldPath path;
+        final Map<String, List<Q>> byText = new HashMap<>();
+        final Map<Double, List<Q>> byNumber = new HashMap<>();
+        final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
+        int size;
+
+        PathIndex(FieldPath path) {
+            this.path = path;
+        }
+    }
+
+    /** Where a query was put, to take it out again. */
+    private record Entry(FieldPath path, List<Object> keys) {
+    }
+
+    private final List<PathIndex<Q>> paths = new ArrayList<>();
+    private final List<Q> scan = new ArrayList<>();
+    private final Map<Q, Entry> entries = new IdentityHashMap<>();
+
+    /** Adds a query with its (validated) filter clause. */
+    public void add(Q query, Clause filter) {
+        Clause.Relational equality = indexable(filter);
+        if (equality == null) {
+            scan.add(query);
+            entries.put(query, new Entry(null, List.of()));
+            return;
+        }
+        PathIndex<Q> index = pathIndex(equality.field());
+        List<Object> keys = new ArrayList<>();
+        for (FilterValue v : equality.values()) {
+            String text = v.value();
+            put(index.byText, text, query, keys);
+            Object n = Values.asNumber(text);
+            if (n != null) {
+                put(index.byNumber, numberKey(((Number) n).doubleValue()), query, keys);
+            }
+            String t = text.trim();
+            if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+                put(index.byBoolean, Boolean.parseBoolean(t), query, keys);
+            }
+        }
+        index.size++;
+        entries.put(query, new Entry(equality.field(), keys));
+    }
+
+    private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
+        List<Q> list = map.computeIfAbsent(key, k -> new ArrayList<>(1));
+        if (!list.contains(query)) {
+            list.add(query);
+            keys.add(key);
+        }
+    }
+
+    /** Removes a query; returns whether it was there. */
+    @SuppressWarnings("unchecked")
+    public boolean remove(Q query) {
+        Entry entry = entries.remove(query);
+        if (entry == null) {
+            return false;
+        }
+        if (entry.path() == null) {
+            scan.remove(query);
+            return true;
+        }
+        PathIndex<Q> index = pathIndex(entry.path());
+        for (Object key : entry.keys()) {
+            Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof String ? index.byText
+                    : key instanceof Double ? index.byNumber : index.byBoolean);
+            List<Q> list = map.get(key);
+            if (list != null) {
+                list.remove(query);
+                if (list.isEmpty()) {
+                    map.remove(key);
+                }
+            }
+        }
+        if (--index.size == 0) {
+            paths.remove(index);
+        }
+        return true;
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    public int scanned() {
+        return scan.size();
+    }
+
+    /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
+    public void candidates(Record record, java.util.function.Consumer<Q> visit) {
+        for (int p = 0, np = paths.size(); p < np; p++) {
+            PathIndex<Q> index = paths.get(p);
+            Object value = record.get(index.path);
+            List<Q> hits = null;
+            if (value instanceof String) {
+                hits = index.byText.get(value);
+            } else if (value instanceof Number) {
+                hits = index.byNumber.get(numberKey(((Number) value).doubleValue()));
+            } else if (value instanceof Boolean) {
+                hits = index.byBoolean.get(value);
+            }
+            if (hits != null) {
+                for (int i = 0, n = hits.size(); i < n; i++) {
+                    visit.accept(hits.get(i));
+                }
+            }
+        }
+        for (int i = 0, n = scan.size(); i < n; i++) {
+            visit.accept(scan.get(i));
+        }
+    }
+
+    /**
+     * The equality a filter requires, if it has one the index can use: {@code ==} with plain literal values (no
+     * null, no FIELD, no explicit type), itself or as a conjunct of a top-level AND.
+     */
+    static Clause.Relational indexable(Clause filter) {
+        if (filter instanceof Clause.Relational) {
+            return usable((Clause.Relational) filter) ? (Clause.Relational) filter : null;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = indexable(c);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean usable(Clause.Relational r) {
+        if (r.operation() != Operation.EQUALS) {
+            return false;
+        }
+        for (FilterValue v : r.values()) {
+            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Numbers that compare equal share a key: -0.0 and 0.0 are one key. */
+    private static Double numberKey(double d) {
+        return d == 0.0 ? 0.0 : d;
+    }
+
+    private PathIndex<Q> pathIndex(FieldPath path) {
+        for (PathIndex<Q> index : paths) {
+            if (index.path.equals(path)) {
+                return index;
+            }
+        }
+        PathIndex<Q> index = new PathIndex<>(path);
+        paths.add(index);
+        return index;
+    }
+}

@@ -1,0 +1,314 @@
+package dev.bullet.record;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * One fast pass over a raw message ("filter before you parse", SPEC §5): validates that it is one JSON object under
+ * RFC 8259 and notes where each top-level key and value lies, without building any value. It is deliberately
+ * conservative: anything it does not fully understand (escaped keys, control characters, deep nesting, trailing
+ * content) is reported as unsure, and the caller falls back to the full gson decode, which then decides. So a
+ * message it accepts is one gson's strict reader accepts too, and values read later equal gson's.
+ * Stateless; allocates only the slot table of the record it returns.
+ */
+final class JsonScanner {
+    /** Slot layout per top-level entry: key hash, key start, key end, value start, value end. */
+    static final int SLOT = 5;
+    private static final int MAX_DEPTH = 200;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+    private static final long CONTROL = ONES * 0x20;
+
+    private JsonScanner() {
+    }
+
+    /** A {@link LazyRecord} over the message, or {@code null} when the scanner is unsure of it. */
+    static LazyRecord scan(byte[] b) {
+        int n = b.length;
+        int i = skipWs(b, 0, n);
+        if (i >= n || b[i] != '{') {
+            return null;
+        }
+        int[] slots = new int[SLOT * 16];
+        int count = 0;
+        i = skipWs(b, i + 1, n);
+        if (i < n && b[i] == '}') {
+            i++;
+        } else {
+            while (true) {
+                if (i >= n || b[i] != '"') {
+                    return null;
+                }
+                int keyStart = i + 1;
+                int hash = 0;
+                int j = keyStart;
+                while (j < n) {
+                    int c = b[j] & 0xff;
+                    if (c == '"') {
+                        break;
+                    }
+                    if (c == '\\' || c < 0x20) {
+                        return null;
+                    }
+                    hash = 31 * hash + c;
+                    j++;
+                }
+                if (j >= n) {
+                    return null;
+                }
+                int keyEnd = j;
+                i = skipWs(b, j + 1, n);
+                if (i >= n || b[i] != ':') {
+                    return null;
+                }
+                int valueStart = skipWs(b, i + 1, n);
+                int valueEnd = skipValue(b, valueStart, n, 0);
+                if (valueEnd < 0) {
+                    return null;
+                }
+                if ((count + 1) * SLOT > slots.length) {
+                    slots = java.util.Arrays.copyOf(slots, slots.length * 2);
+                }
+                int s = count * SLOT;
+                slots[s] = hash;
+                slots[s + 1] = keyStart;
+                slots[s + 2] = keyEnd;
+                slots[s + 3] = valueStart;
+                slots[s + 4] = valueEnd;
+                count++;
+                i = skipWs(b, valueEnd, n);
+                if (i >= n) {
+                    return null;
+                }
+                if (b[i] == ',') {
+                    i = skipWs(b, i + 1, n);
+                    continue;
+                }
+                if (b[i] == '}') {
+                    i++;
+                    break;
+                }
+                return null;
+            }
+        }
+        if (skipWs(b, i, n) != n) {
+            return null;
+        }
+        return new LazyRecord(b, slots, count);
+    }
+
+    static int hash(byte[] key) {
+        int hash = 0;
+        for (byte x : key) {
+            hash = 31 * hash + (x & 0xff);
+        }
+        return hash;
+    }
+
+    private static int skipWs(byte[] b, int i, int n) {
+        while (i < n) {
+            byte c = b[i];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /** The index after the value starting at {@code i}, or -1 when unsure. */
+    private static int skipValue(byte[] b, int i, int n, int depth) {
+        if (i >= n) {
+            return -1;
+        }
+        switch (b[i]) {
+            case '"':
+                return skipString(b, i + 1, n);
+            case '{':
+                return depth >= MAX_DEPTH ? -1 : skipObject(b, i + 1, n, depth + 1);
+            case '[':
+                return depth >= MAX_DEPTH ? -1 : skipArray(b, i + 1, n, depth + 1);
+            case 't':
+                return literal(b, i, n, "true");
+            case 'f':
+                return literal(b, i, n, "false");
+            case 'n':
+                return literal(b, i, n, "null");
+            default:
+                return skipNumber(b, i, n);
+        }
+    }
+
+    /** After the opening quote: the index after the closing quote, or -1. Eight bytes at a time (SWAR). */
+    static int skipString(byte[] b, int i, int n) {
+        while (true) {
+            while (i + 8 <= n) {
+                long w = (long) LONGS.get(b, i);
+                long special = zeroByte(w ^ QUOTES) | zeroByte(w ^ BACKSLASHES) | ((w - CONTROL) & ~w & HIGH_BITS);
+                if (special != 0) {
+                    i += Long.numberOfTrailingZeros(special) >>> 3;
+                    break;
+                }
+                i += 8;
+            }
+            if (i >= n) {
+                return -1;
+            }
+            int c = b[i] & 0xff;
+            if (c == '"') {
+                return i + 1;
+            }
+            if (c < 0x20) {
+                return -1;
+            }
+            if (c == '\\') {
+                if (i + 1 >= n) {
+                    return -1;
+                }
+                switch (b[i + 1]) {
+                    case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+                        i += 2;
+                        continue;
+                    case 'u':
+                        if (i + 6 > n) {
+                            return -1;
+                        }
+                        for (int k = i + 2; k < i + 6; k++) {
+                            if (Character.digit(b[k], 16) < 0) {
+                                return -1;
+                            }
+                        }
+                        i += 6;
+                        continue;
+                    default:
+                        return -1;
+                }
+            }
+            i++;
+        }
+    }
+
+    /** High bit set in the lowest byte of {@code x} that is zero (bits above it may be spurious). */
+    private static long zeroByte(long x) {
+        return (x - ONES) & ~x & HIGH_BITS;
+    }
+
+    private static int skipObject(byte[] b, int i, int n, int depth) {
+        i = skipWs(b, i, n);
+        if (i < n && b[i] == '}') {
+            return i + 1;
+        }
+        while (true) {
+            if (i >= n || b[i] != '"') {
+                return -1;
+            }
+            i = skipString(b, i + 1, n);
+            if (i < 0) {
+                return -1;
+            }
+            i = skipWs(b, i, n);
+            if (i >= n || b[i] != ':') {
+                return -1;
+            }
+            i = skipValue(b, skipWs(b, i + 1, n), n, depth);
+            if (i < 0) {
+                return -1;
+            }
+            i = skipWs(b, i, n);
+            if (i >= n) {
+                return -1;
+            }
+            if (b[i] == '}') {
+                return i + 1;
+            }
+            if (b[i] != ',') {
+                return -1;
+            }
+            i = skipWs(b, i + 1, n);
+        }
+    }
+
+    private static int skipArray(byte[] b, int i, int n, int depth) {
+        i = skipWs(b, i, n);
+        if (i < n && b[i] == ']') {
+            return i + 1;
+        }
+        while (true) {
+            i = skipValue(b, i, n, depth);
+            if (i < 0) {
+                return -1;
+            }
+            i = skipWs(b, i, n);
+            if (i >= n) {
+                return -1;
+            }
+            if (b[i] == ']') {
+                return i + 1;
+            }
+            if (b[i] != ',') {
+                return -1;
+            }
+            i = skipWs(b, i + 1, n);
+        }
+    }
+
+    private static int literal(byte[] b, int i, int n, String word) {
+        int len = word.length();
+        if (i + len > n) {
+            return -1;
+        }
+        for (int k = 0; k < len; k++) {
+            if (b[i + k] != word.charAt(k)) {
+                return -1;
+            }
+        }
+        return i + len;
+    }
+
+    /** -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+    private static int skipNumber(byte[] b, int i, int n) {
+        if (i < n && b[i] == '-') {
+            i++;
+        }
+        if (i >= n) {
+            return -1;
+        }
+        if (b[i] == '0') {
+            i++;
+        } else if (b[i] >= '1' && b[i] <= '9') {
+            while (i < n && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+        } else {
+            return -1;
+        }
+        if (i < n && b[i] == '.') {
+            i++;
+            int digits = i;
+            while (i < n && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == digits) {
+                return -1;
+            }
+        }
+        if (i < n && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < n && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int digits = i;
+            while (i < n && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == digits) {
+                return -1;
+            }
+        }
+        return i;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.QuerySettings;
+import dev.bullet.testing.Queries;
+import dev.bullet.testing.Records;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.bullet.testing.Records.mapOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CountDistinctAggregatorTest {
+    private static final String BY_AB = "{\"type\": \"COUNT DISTINCT\", \"fields\": {\"a\": \"a\", \"b\": \"b\"}}";
+
+    @Test
+    void countsDistinctCombinationsOfTheFields() {
+        Aggregator cd = Aggregations.create(BY_AB);
+        cd.consume(Records.of("a", "x", "b", 1L).build());
+        cd.consume(Records.of("a", "x", "b", 1L).build());
+        cd.consume(Records.of("a", "x", "b", 2L).build());
+        cd.consume(Records.of("a", "y", "b", 1L).build());
+        cd.consume(Records.of("a", "y").build());
+        cd.consume(Records.of("a", "y", "b", null).build());
+        cd.consume(Records.of("a", "y", "b", "1").build());
+        cd.consume(Records.of("a", "y", "b", 1.0).build());
+        // (x,1) (x,2) (y,1) (y,null) (y,"1") (y,1.0): a missing field and a null count as the same value
+        assertEquals(List.of(mapOf("COUNT DISTINCT", 6L)), cd.records());
+        assertInstanceOf(Long.class, cd.records().get(0).get("COUNT DISTINCT"));
+    }
+
+    @Test
+    void newNameNamesTheColumn() {
+        Aggregator cd = Aggregations.create("{\"type\": \"COUNT DISTINCT\", \"fields\": {\"a\": \"a\"}, \"attributes\": {\"newName\": \"uniques\"}}");
+        cd.consume(Records.of("a", 1L).build());
+        assertEquals(List.of(mapOf("uniques", 1L)), cd.records());
+    }
+
+    @Test
+    void noRecordsCountsZero() {
+        Aggregator cd = Aggregations.create(BY_AB);
+        assertTrue(cd.isEmpty());
+        assertEquals(List.of(mapOf("COUNT DISTINCT", 0L)), cd.records());
+    }
+
+    @Test
+    void exactBelowTheCapacity() {
+        Aggregator cd = Aggregations.create(BY_AB);
+        for (long i = 0; i < 1000; i++) {
+            cd.consume(Records.of("a", i, "b", i % 7).build());
+        }
+        assertEquals(List.of(mapOf("COUNT DISTINCT", 1000L)), cd.records());
+        Map<String, Object> meta = cd.sketchMetadata();
+        assertEquals(false, meta.get("was_estimated"));
+        assertEquals(1.0, meta.get("theta"));
+        assertEquals(1000.0, meta.get("uniques_estimate"));
+        assertEquals("COMPACT", meta.get("family"));
+    }
+
+    @Test
+    void beyondTheCapacityTheEstimateIsWithinTheReportedBounds() {
+        QuerySettings small = Queries.withSketchEntries(16, 16, 16, 16);
+        Aggregator cd = Aggregations.create(BY_AB, small);
+        for (long i = 0; i < 5000; i++) {
+            cd.consume(Records.of("a", i, "b", "x").build());
+        }
+        Object estimate = cd.records().get(0).get("COUNT DISTINCT");
+        assertInstanceOf(Double.class, estimate, "an estimate is not a whole count");
+        Map<String, Object> meta = cd.sketchMetadata();
+        assertEquals(true, meta.get("was_estimated"));
+        assertTrue((Double) meta.get("theta") < 1.0);
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Double>> sd = (Map<String, Map<String, Double>>) meta.get("standard_deviations");
+        assertTrue(sd.get("3").get("lowerBound") <= 5000 && 5000 <= sd.get("3").get("upperBound"), sd.toString());
+        assertTrue(sd.get("1").get("lowerBound") <= (Double) estimate && (Double) estimate <= sd.get("1").get("upperBound"));
+    }
+
+    @Test
+    void partialsMerge() {
+        Aggregator a = Aggregations.create(BY_AB);
+        Aggregator b = Aggregations.create(BY_AB);
+        for (long i = 0; i < 100; i++) {
+            a.consume(Records.of("a", i, "b", 0L).build());
+            b.consume(Records.of("a", i + 50, "b", 0L).build());
+        }
+        Aggregator join = Aggregations.create(BY_AB);
+        join.combine(a.serialize());
+        join.combine(b.serialize());
+        assertEquals(List.of(mapOf("COUNT DISTINCT", 150L)), join.records());
+    }
+}

@@ -1,0 +1,178 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import dev.bullet.testing.Queries;
+import dev.bullet.testing.Records;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static dev.bullet.testing.Records.mapOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GroupAggregatorTest {
+    private static final String METRICS = "\"attributes\": {\"operations\": [{\"type\": \"COUNT\"}, {\"type\": \"SUM\", \"field\": \"v\"},"
+            + " {\"type\": \"MIN\", \"field\": \"v\"}, {\"type\": \"MAX\", \"field\": \"v\"}, {\"type\": \"AVG\", \"field\": \"v\"}]}";
+    private static final String BY_COLOR = "{\"type\": \"GROUP\", \"fields\": {\"color\": \"c\"}, " + METRICS + "}";
+
+    private static final List<Record> RECORDS = List.of(
+            Records.of("color", "red", "v", 1L).build(),
+            Records.of("color", "red", "v", 4L).build(),
+            Records.of("color", "blue", "v", 2.5).build(),
+            Records.of("color", "red", "v", "not a number").build(),
+            Records.of("color", "blue").build(),
+            Records.of("color", "blue", "v", null).build(),
+            Records.of("v", 10L).build());
+
+    @Test
+    void oneRowPerGroupWithItsMetrics() {
+        Aggregator group = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS);
+        List<Map<String, Object>> rows = group.records();
+        assertEquals(Set.of(
+                mapOf("c", "blue", "COUNT", 3L, "SUM_v", 2.5, "MIN_v", 2.5, "MAX_v", 2.5, "AVG_v", 2.5),
+                mapOf("c", "red", "COUNT", 3L, "SUM_v", 5L, "MIN_v", 1L, "MAX_v", 4L, "AVG_v", 2.5),
+                mapOf("c", null, "COUNT", 1L, "SUM_v", 10L, "MIN_v", 10L, "MAX_v", 10L, "AVG_v", 10.0)),
+                new HashSet<>(rows));
+        assertEquals(3, rows.size());
+        assertEquals(List.of("c", "COUNT", "SUM_v", "MIN_v", "MAX_v", "AVG_v"), List.copyOf(rows.get(0).keySet()));
+    }
+
+    @Test
+    void sumStaysWholeWhileEveryValueIsWholeAndMixesToDouble() {
+        Aggregator group = Aggregations.create("{\"type\": \"GROUP\", \"attributes\": {\"operations\": [{\"type\": \"SUM\", \"field\": \"v\"}]}}");
+        group.consume(Records.of("v", 2L).build());
+        group.consume(Records.of("v", 3L).build());
+        assertInstanceOf(Long.class, group.records().get(0).get("SUM_v"));
+        group.consume(Records.of("v", 0.5).build());
+        assertEquals(5.5, group.records().get(0).get("SUM_v"));
+    }
+
+    @Test
+    void metricsWithoutAnyUsableValueAreNull() {
+        Aggregator group = Aggregations.consumeAll(Aggregations.create(BY_COLOR), List.of(Records.of("color", "x", "v", "text").build()));
+        assertEquals(List.of(mapOf("c", "x", "COUNT", 1L, "SUM_v", null, "MIN_v", null, "MAX_v", null, "AVG_v", null)), group.records());
+    }
+
+    @Test
+    void groupsBySeveralAndNestedFields() {
+        Aggregator group = Aggregations.create("{\"type\": \"GROUP\", \"fields\": {\"a\": \"a\", \"m.b\": \"b\"},"
+                                               + " \"attributes\": {\"operations\": [{\"type\": \"COUNT\", \"newName\": \"n\"}]}}");
+        Aggregations.consumeAll(group, List.of(
+                Records.of("a", 1L).map("m", "b", "x").build(),
+                Records.of("a", 1L).map("m", "b", "x").build(),
+                Records.of("a", 1L).map("m", "b", "y").build(),
+                Records.of("a", 1.0).map("m", "b", "x").build()));
+        Set<Map<String, Object>> rows = new HashSet<>(group.records());
+        assertEquals(Set.of(mapOf("a", 1L, "b", "x", "n", 2L), mapOf("a", 1L, "b", "y", "n", 1L), mapOf("a", 1.0, "b", "x", "n", 1L)), rows);
+    }
+
+    @Test
+    void fieldsWithoutOperationsAreDistinct() {
+        Aggregator distinct = Aggregations.create("{\"type\": \"GROUP\", \"fields\": {\"color\": \"color\"}}");
+        Aggregations.consumeAll(distinct, RECORDS);
+        Set<Map<String, Object>> rows = new HashSet<>(distinct.records());
+        assertEquals(Set.of(mapOf("color", "red"), mapOf("color", "blue"), mapOf("color", null)), rows);
+    }
+
+    @Test
+    void atMostSizeGroupsAreEmitted() {
+        Aggregator group = Aggregations.create("{\"type\": \"GROUP\", \"size\": 2, \"fields\": {\"i\": \"i\"}}");
+        for (long i = 0; i < 10; i++) {
+            group.consume(Records.of("i", i).build());
+        }
+        assertEquals(2, group.records().size());
+        assertEquals(10.0, group.sketchMetadata().get("uniques_estimate"));
+    }
+
+    @Test
+    void exactBelowTheSketchCapacity() {
+        Aggregator group = Aggregations.create(BY_COLOR);
+        Aggregations.consumeAll(group, RECORDS);
+        Map<String, Object> meta = group.sketchMetadata();
+        assertEquals(false, meta.get("was_estimated"));
+        assertEquals("TUPLE", meta.get("family"));
+        assertEquals(1.0, meta.get("theta"));
+        assertEquals(3.0, meta.get("uniques_estimate"));
+        assertEquals(3, meta.get("size"));
+        assertTrue(meta.containsKey("standard_deviations"));
+    }
+
+    @Test
+    void beyondTheSketchCapacityGroupsAreASampleMarkedEstimated() {
+        QuerySettings small = Queries.withSketchEntries(16, 16, 16, 16);
+        Aggregator group = Aggregations.create("{\"type\": \"GROUP\", \"fields\": {\"i\": \"i\"}, \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}}", small);
+        for (long i = 0; i < 1000; i++) {
+            group.consume(Records.of("i", i % 200).build());
+        }
+        Map<String, Object> meta = group.sketchMetadata();
+        assertEquals(true, meta.get("was_estimated"));
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Double>> sd = (Map<String, Map<String, Double>>) meta.get("standard_deviations");
+        assertTrue(sd.get("3").get("lowerBound") <= 200 && 200 <= sd.get("3").get("upperBound"), sd.toString());
+        List<Map<String, Object>> rows = group.records();
+        assertTrue(rows.size() >= 16 && rows.size() <= 32, "about the sketch's nominal entries, got " + rows.size());
+        for (Map<String, Object> row : rows) {
+            assertEquals(5L, row.get("COUNT"), "a sampled group's metrics are exact: " + row);
+        }
+    }
+
+    @Test
+    void partialsRoundTrip() {
+        Aggregator source = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS);
+        Aggregator target = Aggregations.roundTrip(BY_COLOR, QuerySettings.defaults(), source);
+        assertEquals(source.records(), target.records());
+    }
+
+    @Test
+    void mergingPartialsAddsUpTheirGroups() {
+        Aggregator a = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(0, 3));
+        Aggregator b = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(3, RECORDS.size()));
+        Aggregator join = Aggregations.create(BY_COLOR);
+        join.combine(a.serialize());
+        join.combine(b.serialize());
+        Aggregator single = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS);
+        assertEquals(single.records(), join.records());
+    }
+
+    @Test
+    void resetForgetsEverything() {
+        Aggregator group = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS);
+        group.reset();
+        assertTrue(group.isEmpty());
+        assertEquals(List.of(), group.records());
+    }
+
+    // ------------------------------------------------------------------------------- no group-by fields
+
+    @Test
+    void withoutFieldsOneGroupCoversEveryRecord() {
+        Aggregator all = Aggregations.create("{\"type\": \"GROUP\", " + METRICS + "}");
+        Aggregations.consumeAll(all, RECORDS);
+        assertEquals(List.of(mapOf("COUNT", 7L, "SUM_v", 17.5, "MIN_v", 1L, "MAX_v", 10L, "AVG_v", 4.375)), all.records());
+        assertTrue(all.sketchMetadata().isEmpty());
+    }
+
+    @Test
+    void withoutFieldsAndWithoutRecordsThereIsStillOneRow() {
+        Aggregator all = Aggregations.create("{\"type\": \"GROUP\", " + METRICS + "}");
+        assertTrue(all.isEmpty());
+        assertEquals(List.of(mapOf("COUNT", 0L, "SUM_v", null, "MIN_v", null, "MAX_v", null, "AVG_v", null)), all.records());
+    }
+
+    @Test
+    void withoutFieldsPartialsMergeExactly() {
+        String json = "{\"type\": \"GROUP\", " + METRICS + "}";
+        Aggregator a = Aggregations.consumeAll(Aggregations.create(json), RECORDS.subList(0, 2));
+        Aggregator b = Aggregations.consumeAll(Aggregations.create(json), RECORDS.subList(2, RECORDS.size()));
+        Aggregator join = Aggregations.create(json);
+        join.combine(a.serialize());
+        join.combine(b.serialize());
+        assertEquals(Aggregations.consumeAll(Aggregations.create(json), RECORDS).records(), join.records());
+    }
+}

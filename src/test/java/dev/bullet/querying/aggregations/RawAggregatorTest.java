@@ -1,0 +1,72 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.testing.Records;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.bullet.testing.Records.listOf;
+import static dev.bullet.testing.Records.mapOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RawAggregatorTest {
+
+    @Test
+    void keepsRecordsInArrivalOrderUpToTheSize() {
+        Aggregator raw = Aggregations.create("{\"type\": \"RAW\", \"size\": 2}");
+        assertInstanceOf(RawAggregator.class, raw);
+        assertTrue(raw.isEmpty());
+        raw.consume(Records.of("i", 1L).build());
+        raw.consume(Records.of("i", 2L).build());
+        raw.consume(Records.of("i", 3L).build());
+        assertEquals(List.of(mapOf("i", 1L), mapOf("i", 2L)), raw.records());
+        assertTrue(((RawAggregator) raw).isFull());
+        assertTrue(raw.sketchMetadata().isEmpty());
+    }
+
+    @Test
+    void partialsRoundTripWithTypesIntact() {
+        RawAggregator source = new RawAggregator(10);
+        Map<String, Object> record = Records.of("l", 5L, "d", 5.0, "s", "5", "b", true, "n", null)
+                .map("m", "x", listOf(1L, 2.5)).asMap();
+        source.add(record);
+        RawAggregator target = new RawAggregator(10);
+        target.combine(source.serialize());
+        assertEquals(List.of(record), target.records());
+        assertInstanceOf(Long.class, target.records().get(0).get("l"));
+        assertInstanceOf(Double.class, target.records().get(0).get("d"));
+    }
+
+    @Test
+    void combiningStopsAtTheCapacity() {
+        RawAggregator source = new RawAggregator(10);
+        for (long i = 0; i < 5; i++) {
+            source.add(mapOf("i", i));
+        }
+        RawAggregator target = new RawAggregator(3);
+        target.combine(source.serialize());
+        assertEquals(3, target.size());
+        assertFalse(target.add(mapOf("i", 9L)));
+    }
+
+    @Test
+    void resetEmptiesIt() {
+        RawAggregator raw = new RawAggregator(3);
+        raw.add(mapOf("a", 1L));
+        raw.reset();
+        assertTrue(raw.isEmpty());
+        assertEquals(List.of(), raw.records());
+    }
+
+    @Test
+    void recordsAreCopiesThatPostAggregationsMayChange() {
+        RawAggregator raw = new RawAggregator(3);
+        raw.add(mapOf("a", 1L));
+        raw.records().get(0).put("a", 2L);
+        assertEquals(List.of(mapOf("a", 1L)), raw.records());
+    }
+}

@@ -1,0 +1,273 @@
+package dev.bullet.storm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The spout's Kafka logic against Kafka's {@link MockConsumer}: batching, rewinds, commits, rebalances. */
+class KafkaBatchReaderTest {
+    private static final String TOPIC = "firehose";
+    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+    private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+
+    private final RecordingConsumer consumer = new RecordingConsumer();
+    private final AtomicLong now = new AtomicLong(1_000_000);
+    private final Map<TopicPartition, Long> nextOffset = new HashMap<>();
+    private KafkaBatchReader reader;
+
+    private KafkaBatchReader reader(int batchSize) {
+        reader = new KafkaBatchReader(consumer, new KafkaSpoutConfig("127.0.0.1:1", TOPIC, "group", batchSize, 0),
+            now::get);
+        consumer.rebalance(List.of(P0, P1));
+        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        return reader;
+    }
+
+    @AfterEach
+    void close() {
+        if (reader != null && !consumer.closed()) {
+            reader.close();
+        }
+    }
+
+    private void add(TopicPartition tp, String... values) {
+        for (String value : values) {
+            long offset = nextOffset.merge(tp, 1L, Long::sum) - 1;
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, tp.partition(), offset, null,
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static String[] values(String prefix, int count) {
+        String[] out = new String[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = prefix + i;
+        }
+        return out;
+    }
+
+    private static List<String> strings(KafkaBatchReader.Batch batch) {
+        List<String> out = new ArrayList<>();
+        batch.values().forEach(v -> out.add(new String(v, StandardCharsets.UTF_8)));
+        return out;
+    }
+
+    /** The last offset of {@code tp} the reader committed (-1: none). */
+    private long committed(TopicPartition tp) {
+        return consumer.commits.getOrDefault(tp, -1L);
+    }
+
+    /** Records the reader's commits (MockConsumer forgets them on close and rebalance). */
+    private static final class RecordingConsumer extends MockConsumer<byte[], byte[]> {
+        final Map<TopicPartition, Long> commits = new HashMap<>();
+
+        RecordingConsumer() {
+            super("earliest");
+        }
+
+        private void record(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            offsets.forEach((tp, offset) -> commits.put(tp, offset.offset()));
+        }
+
+        @Override
+        public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
+                                             OffsetCommitCallback callback) {
+            record(offsets);
+            super.commitAsync(offsets, callback);
+        }
+
+        @Override
+        public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+            record(offsets);
+            super.commitSync(offsets, timeout);
+        }
+    }
+
+    @Test
+    void nothingToReadGivesNoBatch() {
+        reader(10);
+        assertNull(reader.next());
+    }
+
+    @Test
+    void batchesNeverExceedTheBatchSizeAndTheRestWaitsInTheBuffer() {
+        reader(10);
+        add(P0, values("a", 25));
+        KafkaBatchReader.Batch first = reader.next();
+        assertEquals(List.of(values("a", 10)), strings(first));
+        assertEquals(15, reader.buffered());
+        assertEquals(List.of("a10", "a11", "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19"),
+            strings(reader.next()));
+        assertEquals(List.of("a20", "a21", "a22", "a23", "a24"), strings(reader.next()));
+        assertNull(reader.next());
+        assertEquals(3, reader.pendingBatches());
+    }
+
+    @Test
+    void batchIsStampedWithTheTimeItsRecordsWerePolled() {
+        reader(10);
+        add(P0, values("a", 15));
+        long polledAt = now.get();
+        assertEquals(polledAt, reader.next().readTimeMs());
+        now.addAndGet(7);
+        assertEquals(polledAt, reader.next().readTimeMs(), "the rest were read by the same poll");
+    }
+
+    @Test
+    void batchMaySpanPartitions() {
+        reader(10);
+        add(P0, values("a", 4));
+        add(P1, values("b", 4));
+        KafkaBatchReader.Batch batch = reader.next();
+        assertEquals(8, batch.values().size());
+        reader.ack(batch.id());
+        reader.commitSync();
+        assertEquals(4, committed(P0));
+        assertEquals(4, committed(P1));
+    }
+
+    @Test
+    void ackedOffsetsAreCommittedAsynchronouslyOnceTheIntervalHasPassed() {
+        reader(5);
+        add(P0, values("a", 5));
+        KafkaBatchReader.Batch batch = reader.next();
+        reader.ack(batch.id());
+        reader.next();
+        assertEquals(-1, committed(P0), "not before the commit interval");
+        now.addAndGet(KafkaBatchReader.COMMIT_INTERVAL_MS);
+        reader.next();
+        assertEquals(5, committed(P0));
+    }
+
+    @Test
+    void unackedBatchCommitsOnlyUpToItsStart() {
+        reader(5);
+        add(P0, values("a", 10));
+        KafkaBatchReader.Batch first = reader.next();
+        reader.next(); // second batch, never acked
+        reader.ack(first.id());
+        reader.commitSync();
+        assertEquals(5, committed(P0));
+    }
+
+    @Test
+    void failedBatchIsReadAgainWithTheSameRecords() {
+        reader(5);
+        add(P0, values("a", 12));
+        KafkaBatchReader.Batch first = reader.next();
+        KafkaBatchReader.Batch second = reader.next();
+        assertEquals(2, reader.buffered());
+        reader.ack(first.id());
+        reader.fail(second.id());
+        assertEquals(0, reader.buffered(), "buffered records after the rewind point are dropped");
+        assertEquals(5, consumer.position(P0));
+        // MockConsumer does not re-serve records on seek; hand it the records from the rewind point again.
+        for (int i = 5; i < 12; i++) {
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, i, null, ("a" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        KafkaBatchReader.Batch again = reader.next();
+        assertEquals(strings(second), strings(again));
+        reader.ack(again.id());
+        reader.commitSync();
+        assertEquals(10, committed(P0));
+    }
+
+    @Test
+    void failOfOnePartitionKeepsTheOthersBuffered() {
+        reader(4);
+        add(P0, values("a", 4));
+        add(P1, values("b", 4));
+        KafkaBatchReader.Batch batch = reader.next(); // all of one partition (the poll's first)
+        TopicPartition failed = strings(batch).get(0).startsWith("a") ? P0 : P1;
+        assertEquals(4, reader.buffered());
+        reader.fail(batch.id());
+        assertEquals(4, reader.buffered(), "the other partition's records are not affected");
+        assertEquals(0, consumer.position(failed));
+        KafkaBatchReader.Batch other = reader.next();
+        assertTrue(strings(other).get(0).startsWith(failed == P0 ? "b" : "a"));
+    }
+
+    @Test
+    void recordsWithoutValueAreSkippedButTheirOffsetsCommitted() {
+        reader(10);
+        add(P0, "a0", null, "a2");
+        KafkaBatchReader.Batch batch = reader.next();
+        assertEquals(List.of("a0", "a2"), strings(batch));
+        reader.ack(batch.id());
+        add(P0, null, null);
+        assertNull(reader.next(), "a batch of only null values is not emitted");
+        assertEquals(0, reader.pendingBatches());
+        reader.commitSync();
+        assertEquals(5, committed(P0));
+    }
+
+    @Test
+    void revokedPartitionCommitsItsAckedOffsetsAndForgetsItsInFlightBatches() {
+        reader(4);
+        add(P0, values("a", 8));
+        KafkaBatchReader.Batch acked = reader.next();
+        KafkaBatchReader.Batch inFlight = reader.next();
+        reader.ack(acked.id());
+        consumer.rebalance(List.of(P1));
+        add(P1, values("b", 2));
+        assertEquals(4, committed(P0), "acked offsets of the revoked partition are committed on revocation");
+        assertEquals(0, reader.pendingBatches(), "the in-flight batch of the revoked partition is forgotten");
+        reader.ack(inFlight.id());
+        reader.commitSync();
+        assertEquals(4, committed(P0), "a forgotten batch's ack commits nothing");
+        KafkaBatchReader.Batch other = reader.next();
+        assertNotNull(other);
+        assertEquals(List.of("b0", "b1"), strings(other));
+    }
+
+    @Test
+    void revokedPartitionsBufferedRecordsAreDropped() {
+        reader(2);
+        add(P0, values("a", 6));
+        reader.next();
+        assertEquals(4, reader.buffered());
+        consumer.rebalance(List.of(P1));
+        assertEquals(0, reader.buffered());
+    }
+
+    @Test
+    void closeCommitsAckedOffsets() {
+        reader(5);
+        add(P0, values("a", 5));
+        reader.ack(reader.next().id());
+        reader.close();
+        assertTrue(consumer.closed());
+        assertEquals(5, committed(P0));
+    }
+
+    @Test
+    void reservedConsumerPropertiesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new KafkaSpoutConfig("h:1", TOPIC, "g", 10, 10,
+            Map.of("enable.auto.commit", "true")));
+        assertThrows(IllegalArgumentException.class, () -> new KafkaSpoutConfig("h:1", TOPIC, "g", 0, 10));
+        Map<String, Object> props = KafkaBatchReader.consumerProps(new KafkaSpoutConfig("h:1", TOPIC, "g", 123, 10,
+            Map.of("auto.offset.reset", "earliest", "fetch.max.wait.ms", "20")), "client");
+        assertEquals(false, props.get("enable.auto.commit"));
+        assertEquals("earliest", props.get("auto.offset.reset"));
+        assertEquals("20", props.get("fetch.max.wait.ms"));
+        assertEquals(123, props.get("max.poll.records"));
+        assertEquals(8 * 1024 * 1024, props.get("max.partition.fetch.bytes"));
+    }
+}
