@@ -16,6 +16,8 @@ final class JsonScanner {
     /** Slot layout per top-level entry: key hash, key start, key end, value start, value end. */
     static final int SLOT = 5;
     private static final int MAX_DEPTH = 200;
+    /** Per-thread slot table reused across scans; each record gets an exact-size copy. */
+    private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[SLOT * 128]);
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
@@ -33,7 +35,7 @@ final class JsonScanner {
         if (i >= n || b[i] != '{') {
             return null;
         }
-        int[] slots = new int[SLOT * 16];
+        int[] slots = SCRATCH.get();
         int count = 0;
         i = skipWs(b, i + 1, n);
         if (i < n && b[i] == '}') {
@@ -72,6 +74,7 @@ final class JsonScanner {
                 }
                 if ((count + 1) * SLOT > slots.length) {
                     slots = java.util.Arrays.copyOf(slots, slots.length * 2);
+                    SCRATCH.set(slots);
                 }
                 int s = count * SLOT;
                 slots[s] = hash;
@@ -98,7 +101,7 @@ final class JsonScanner {
         if (skipWs(b, i, n) != n) {
             return null;
         }
-        return new LazyRecord(b, slots, count);
+        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count);
     }
 
     static int hash(byte[] key) {
@@ -280,8 +283,12 @@ final class JsonScanner {
         if (b[i] == '0') {
             i++;
         } else if (b[i] >= '1' && b[i] <= '9') {
+            int digits = i;
             while (i < n && b[i] >= '0' && b[i] <= '9') {
                 i++;
+            }
+            if (i - digits >= 18) {
+                return -1; // near or past the long range gson's reader has edge cases of its own: let it decide
             }
         } else {
             return -1;

@@ -1,0 +1,146 @@
+package dev.bullet.record;
+
+import dev.bullet.querying.ResultJson;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * Lazy decoding must be indistinguishable from decoding everything with gson (SPEC §5): over random records, random
+ * formatting and random corruptions, the same messages are accepted, every path reads the same value, and the whole
+ * record is the same map.
+ */
+class LazyDecodingPropertyTest {
+    private static final String[] KEYS = {"id", "a", "b", "m", "l", "x.y", "\u00e9t\u00e9", "n", "s", "a.b"};
+    private final RecordDecoder decoder = new RecordDecoder();
+
+    private static Object randomValue(Random r, int depth) {
+        switch (r.nextInt(depth > 2 ? 6 : 8)) {
+            case 0:
+                return randomString(r);
+            case 1:
+                return (long) r.nextInt(2000) - 1000;
+            case 2:
+                return r.nextBoolean() ? r.nextDouble() * 1e6 - 5e5 : (r.nextBoolean() ? 1e300 : -0.0);
+            case 3:
+                return r.nextBoolean();
+            case 4:
+                return null;
+            case 5:
+                return r.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE;
+            case 6: {
+                Map<String, Object> m = new LinkedHashMap<>();
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    m.put(KEYS[r.nextInt(KEYS.length)], randomValue(r, depth + 1));
+                }
+                return m;
+            }
+            default: {
+                List<Object> l = new ArrayList<>();
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    l.add(randomValue(r, depth + 1));
+                }
+                return l;
+            }
+        }
+    }
+
+    private static String randomString(Random r) {
+        String[] parts = {"plain", "quote\"d", "back\\slash", "tab\there", "new\nline", "\u00fcnic\u00f8de", "\u20ac", "",
+                          "slash/", "\u0001ctl", "emoji\uD83D\uDE00"};
+        return parts[r.nextInt(parts.length)] + r.nextInt(100);
+    }
+
+    private static String randomRecord(Random r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = r.nextInt(8); i >= 0; i--) {
+            m.put(KEYS[r.nextInt(KEYS.length)], randomValue(r, 0));
+        }
+        String json = ResultJson.toJson(m);
+        if (r.nextInt(4) == 0) {
+            json = json.replace(",", " ,\n\t").replace(":", " : ");
+        }
+        if (r.nextInt(10) == 0) {
+            // a duplicate key: the last one wins in both decoders
+            json = json.substring(0, json.length() - 1) + (m.isEmpty() ? "" : ",") + "\"id\":\"dup\"}";
+        }
+        return json;
+    }
+
+    private static String corrupt(Random r, String json) {
+        StringBuilder sb = new StringBuilder(json);
+        int at = r.nextInt(sb.length());
+        String[] edits = {"", "\"", "}", "]", ",", ":", "x", "TRUE", "01", "1.", "\\q", "\u0000", " ", "nul", "-", "1e"};
+        switch (r.nextInt(3)) {
+            case 0:
+                sb.insert(at, edits[r.nextInt(edits.length)]);
+                break;
+            case 1:
+                sb.deleteCharAt(at);
+                break;
+            default: {
+                String edit = edits[r.nextInt(edits.length)];
+                sb.setCharAt(at, edit.isEmpty() ? ' ' : edit.charAt(0));
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Messages arrive as bytes: both decoders get the same UTF-8 bytes (a lone surrogate is already '?'). */
+    private void assertSameAsGson(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        String json = new String(bytes, StandardCharsets.UTF_8);
+        Record eager = RecordDecoder.decodeEagerly(json);
+        Record lazy = decoder.decode(bytes);
+        if (eager == null) {
+            assertNull(lazy, "gson rejects, so must the lazy decoder: " + json);
+            return;
+        }
+        assertEquals(eager.asMap() == null, lazy == null, json);
+        Record fresh = decoder.decode(bytes);
+        for (String key : KEYS) {
+            for (String path : List.of(key, key + ".a", key + ".0", key + ".0.b", key + ".m.l", "m." + key, "l.1")) {
+                FieldPath p = FieldPath.of(path);
+                assertEquals(eager.get(p), fresh.get(p), "path " + path + " of " + json);
+            }
+        }
+        assertEquals(eager.asMap(), lazy.asMap(), json);
+        assertEquals(new ArrayList<>(eager.asMap().keySet()), new ArrayList<>(lazy.asMap().keySet()), "key order " + json);
+    }
+
+    @Test
+    void randomRecordsDecodeExactlyAsGsonDoes() {
+        Random r = new Random(20261122);
+        for (int i = 0; i < 20_000; i++) {
+            assertSameAsGson(randomRecord(r));
+        }
+    }
+
+    @Test
+    void corruptedRecordsAreAcceptedOrRejectedExactlyAsGsonDoes() {
+        Random r = new Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            assertSameAsGson(corrupt(r, randomRecord(r)));
+        }
+    }
+
+    @Test
+    void edgeCasesMatchGson() {
+        for (String json : List.of("{}", " {} ", "{\"a\":1}x", "[1]", "\"s\"", "", "{\"a\":01}", "{\"a\":-0}",
+                                   "{\"a\":1E400}", "{\"a\":-}", "{\"a\":tRue}", "{'a':1}", "{\"a\":1,}", "{\"a\" 1}",
+                                   "{\"a\":\"\\u00e9\"}", "{\"a\":\"\\x\"}", "{\"a\":[1,2,]}", "{\"a\":{\"b\":{}}}",
+                                   "{\"a\\\"b\":1}", "{\"a\":1}{\"b\":2}", "{\"a\":\"unterminated}", "{\"a\":NaN}",
+                                   "{\"a\":9223372036854775808}", "{\"a\":-9223372036854775808}", "{\"a\":1.0}")) {
+            assertSameAsGson(json);
+        }
+    }
+}
