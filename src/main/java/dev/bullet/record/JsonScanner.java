@@ -13,8 +13,8 @@ import java.nio.ByteOrder;
  * Stateless; allocates only the slot table of the record it returns.
  */
 final class JsonScanner {
-    /** Slot layout per top-level entry: key hash, key start, key end, value start, value end. */
-    static final int SLOT = 5;
+    /** Slot layout per top-level entry: key hash, key start (the key ends at the next quote: keys have no escapes), value start, value end. */
+    static final int SLOT = 4;
     private static final int MAX_DEPTH = 200;
     /** Per-thread slot table reused across scans; each record gets an exact-size copy. */
     private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[SLOT * 128]);
@@ -79,9 +79,8 @@ final class JsonScanner {
                 int s = count * SLOT;
                 slots[s] = hash;
                 slots[s + 1] = keyStart;
-                slots[s + 2] = keyEnd;
-                slots[s + 3] = valueStart;
-                slots[s + 4] = valueEnd;
+                slots[s + 2] = valueStart;
+                slots[s + 3] = valueEnd;
                 count++;
                 i = skipWs(b, valueEnd, n);
                 if (i >= n) {

@@ -18,12 +18,11 @@ import java.util.Map;
  * else through gson itself. Duplicate keys: the last one wins, as with the full decode. Not thread-safe.
  */
 public final class LazyRecord implements Record {
-    private static final Object NOT_READ = new Object();
-
     private final byte[] data;
     private final int[] slots;
     private final int count;
     private transient Object[] values;
+    private transient long[] read;
     private transient Map<String, Object> map;
 
     LazyRecord(byte[] data, int[] slots, int count) {
@@ -57,8 +56,8 @@ public final class LazyRecord implements Record {
 
     private boolean sameKey(int s, byte[] key) {
         int start = slots[s + 1];
-        int length = slots[s + 2] - start;
-        if (length != key.length) {
+        int length = key.length;
+        if (start + length >= data.length || data[start + length] != '"') {
             return false;
         }
         for (int k = 0; k < length; k++) {
@@ -69,17 +68,25 @@ public final class LazyRecord implements Record {
         return true;
     }
 
+    private int keyEnd(int s) {
+        int end = slots[s + 1];
+        while (data[end] != '"') {
+            end++;
+        }
+        return end;
+    }
+
     private Object value(int i) {
         if (values == null) {
             values = new Object[count];
-            java.util.Arrays.fill(values, NOT_READ);
+            read = new long[(count + 63) >>> 6];
         }
-        Object v = values[i];
-        if (v == NOT_READ) {
-            v = decode(slots[i * JsonScanner.SLOT + 3], slots[i * JsonScanner.SLOT + 4]);
-            values[i] = v;
+        long bit = 1L << (i & 63);
+        if ((read[i >>> 6] & bit) == 0) {
+            values[i] = decode(slots[i * JsonScanner.SLOT + 2], slots[i * JsonScanner.SLOT + 3]);
+            read[i >>> 6] |= bit;
         }
-        return v;
+        return values[i];
     }
 
     private Object decode(int start, int end) {
@@ -118,7 +125,7 @@ public final class LazyRecord implements Record {
             Map<String, Object> m = new LinkedHashMap<>(count * 2);
             for (int i = 0; i < count; i++) {
                 int s = i * JsonScanner.SLOT;
-                m.put(new String(data, slots[s + 1], slots[s + 2] - slots[s + 1], StandardCharsets.UTF_8), value(i));
+                m.put(new String(data, slots[s + 1], keyEnd(s) - slots[s + 1], StandardCharsets.UTF_8), value(i));
             }
             map = m;
         }

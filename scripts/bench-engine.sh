@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Benchmark E1 (BENCHMARKS.md, SPEC §9): the engine offline on one thread, decode included, against the original
+# engine (bullet-core 1.5.2) on the same records in the same run. Prints one JSON object.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+for arg in "$@"; do
+  if [[ "$arg" == "--help" || "$arg" == "-h" ]]; then
+    if [[ ! -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]]; then
+      echo "Usage: bench-engine.sh --records FILE [--queries N] [--seconds S] [--warmup S] [--mix NAME] [--no-decode] [--no-baseline]"
+      echo "(build with 'mvn -B -q package -DskipTests' for the full help)"
+      exit 0
+    fi
+  fi
+done
+[[ -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]] \
+  || die "the benchmark classes are not built: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
+bullet_classpath
+# One thread does the work; a fixed heap and a throughput-friendly GC keep runs comparable.
+exec java ${BENCH_JAVA_OPTS:--Xms2g -Xmx2g -XX:+UseParallelGC} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
+  -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.EngineBenchmark "$@"
