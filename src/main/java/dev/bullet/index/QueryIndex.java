@@ -30,6 +30,9 @@ public final class QueryIndex<Q> {
         final Map<String, List<Q>> byText = new HashMap<>();
         final Map<Double, List<Q>> byNumber = new HashMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
+        /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
+        final RangeList<Q> above = new RangeList<>(true);
+        final RangeList<Q> below = new RangeList<>(false);
         int size;
 
         PathIndex(FieldPath path) {
@@ -38,7 +41,92 @@ public final class QueryIndex<Q> {
     }
 
     /** Where a query was put, to take it out again. */
-    private record Entry(FieldPath path, List<Object> keys) {
+    private record Entry(FieldPath path, List<Object> keys, RangeList<?> range) {
+    }
+
+    /**
+     * Queries with a numeric threshold on one path, sorted by it: for a numeric value, the ones whose threshold the
+     * value passes are a prefix (above: thresholds below the value) or suffix (below) found by binary search.
+     * Rebuilt lazily after changes, which are rare next to records.
+     */
+    private static final class RangeList<Q> {
+        final boolean above;
+        final List<Q> queries = new ArrayList<>();
+        final List<Double> thresholds = new ArrayList<>();
+        double[] sorted = new double[0];
+        Object[] ordered = new Object[0];
+        boolean dirty;
+
+        RangeList(boolean above) {
+            this.above = above;
+        }
+
+        void add(Q query, double threshold) {
+            queries.add(query);
+            thresholds.add(threshold);
+            dirty = true;
+        }
+
+        void remove(Q query) {
+            for (int i = queries.size() - 1; i >= 0; i--) {
+                if (queries.get(i) == query) {
+                    queries.remove(i);
+                    thresholds.remove(i);
+                }
+            }
+            dirty = true;
+        }
+
+        boolean isEmpty() {
+            return queries.isEmpty();
+        }
+
+        private void rebuild() {
+            Integer[] order = new Integer[queries.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, (a, b) -> Double.compare(thresholds.get(a), thresholds.get(b)));
+            sorted = new double[order.length];
+            ordered = new Object[order.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted[i] = thresholds.get(order[i]);
+                ordered[i] = queries.get(order[i]);
+            }
+            dirty = false;
+        }
+
+        /** Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. */
+        @SuppressWarnings("unchecked")
+        void visit(double value, java.util.function.Consumer<Q> visit) {
+            if (dirty) {
+                rebuild();
+            }
+            int n = sorted.length;
+            if (Double.isNaN(value)) {
+                visitAll(visit);
+                return;
+            }
+            if (above) {
+                for (int i = 0; i < n && sorted[i] <= value; i++) {
+                    visit.accept((Q) ordered[i]);
+                }
+            } else {
+                for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
+                    visit.accept((Q) ordered[i]);
+                }
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        void visitAll(java.util.function.Consumer<Q> visit) {
+            if (dirty) {
+                rebuild();
+            }
+            for (Object q : ordered) {
+                visit.accept((Q) q);
+            }
+        }
     }
 
     private final List<PathIndex<Q>> paths = new ArrayList<>();
@@ -49,8 +137,23 @@ public final class QueryIndex<Q> {
     public void add(Q query, Clause filter) {
         Clause.Relational equality = indexable(filter);
         if (equality == null) {
+            Clause.Relational range = rangeIndexable(filter);
+            if (range != null) {
+                PathIndex<Q> index = pathIndex(range.field());
+                boolean above = range.operation() == Operation.GREATER_THAN || range.operation() == Operation.GREATER_EQUALS;
+                double threshold = above ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+                for (FilterValue v : range.values()) {
+                    double d = ((Number) Values.asNumber(v.value())).doubleValue();
+                    threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
+                }
+                RangeList<Q> list = above ? index.above : index.below;
+                list.add(query, threshold);
+                index.size++;
+                entries.put(query, new Entry(range.field(), List.of(), list));
+                return;
+            }
             scan.add(query);
-            entries.put(query, new Entry(null, List.of()));
+            entries.put(query, new Entry(null, List.of(), null));
             return;
         }
         PathIndex<Q> index = pathIndex(equality.field());
@@ -68,7 +171,7 @@ public final class QueryIndex<Q> {
             }
         }
         index.size++;
-        entries.put(query, new Entry(equality.field(), keys));
+        entries.put(query, new Entry(equality.field(), keys, null));
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
@@ -91,6 +194,9 @@ public final class QueryIndex<Q> {
             return true;
         }
         PathIndex<Q> index = pathIndex(entry.path());
+        if (entry.range() != null) {
+            ((RangeList<Q>) entry.range()).remove(query);
+        }
         for (Object key : entry.keys()) {
             Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof String ? index.byText
                     : key instanceof Double ? index.byNumber : index.byBoolean);
@@ -134,6 +240,17 @@ public final class QueryIndex<Q> {
                     visit.accept(hits.get(i));
                 }
             }
+            if (!index.above.isEmpty() || !index.below.isEmpty()) {
+                if (value instanceof Number) {
+                    double d = ((Number) value).doubleValue();
+                    index.above.visit(d, visit);
+                    index.below.visit(d, visit);
+                } else if (value != null) {
+                    // strings and booleans compare by their own rules: every range query is a candidate
+                    index.above.visitAll(visit);
+                    index.below.visitAll(visit);
+                }
+            }
         }
         for (int i = 0, n = scan.size(); i < n; i++) {
             visit.accept(scan.get(i));
@@ -151,6 +268,35 @@ public final class QueryIndex<Q> {
         if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
             for (Clause c : ((Clause.Logical) filter).clauses()) {
                 Clause.Relational r = indexable(c);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A numeric range a filter requires ({@code > >= < <=} with plain numeric literals), itself or as a conjunct of a
+     * top-level AND.
+     */
+    static Clause.Relational rangeIndexable(Clause filter) {
+        if (filter instanceof Clause.Relational) {
+            Clause.Relational r = (Clause.Relational) filter;
+            if (!r.operation().isRange()) {
+                return null;
+            }
+            for (FilterValue v : r.values()) {
+                if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null
+                    || Values.asNumber(v.value()) == null) {
+                    return null;
+                }
+            }
+            return r;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = rangeIndexable(c);
                 if (r != null) {
                     return r;
                 }

@@ -1,0 +1,133 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.Predicates;
+import dev.bullet.querying.RecordPredicate;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The index may only widen the set of queries a record meets, never narrow it (SPEC §10): over random queries and
+ * random records, every query whose filter matches a record is among the record's candidates, so results are
+ * identical with and without the index. Also checks that the index does narrow for indexable queries.
+ */
+class QueryIndexPropertyTest {
+    private static final String[] FIELDS = {"id", "n", "m.k", "l.0.a", "b"};
+    private static final String[] LITERALS = {"1", "2", "1.0", "-0", "0", "x", "X", "true", "TRUE", "false", " 2",
+                                              "1e0", "9007199254740993", "abc", "2.5", "-3"};
+    private static final String[] VALUES = {"1", "2", "1.0", "-0.0", "0", "\"x\"", "\"1\"", "true", "false", "null",
+                                            "\" 2\"", "9007199254740993", "2.5", "-3", "\"abc\"", "[1]", "{\"a\":1}"};
+
+    private static String literal(Random r) {
+        return "\"" + LITERALS[r.nextInt(LITERALS.length)] + "\"";
+    }
+
+    private static String clause(Random r, int depth) {
+        int kind = r.nextInt(depth > 1 ? 6 : 9);
+        String field = FIELDS[r.nextInt(FIELDS.length)];
+        switch (kind) {
+            case 0:
+            case 1:
+            case 2: {
+                StringBuilder values = new StringBuilder(literal(r));
+                for (int i = r.nextInt(3); i > 0; i--) {
+                    values.append(',').append(literal(r));
+                }
+                return "{\"field\":\"" + field + "\",\"operation\":\"==\",\"values\":[" + values + "]}";
+            }
+            case 3:
+            case 4: {
+                String[] ops = {">", ">=", "<", "<="};
+                String v = r.nextBoolean() ? "\"" + (r.nextInt(7) - 3) + (r.nextBoolean() ? ".5" : "") + "\"" : literal(r);
+                return "{\"field\":\"" + field + "\",\"operation\":\"" + ops[r.nextInt(4)] + "\",\"values\":[" + v + "]}";
+            }
+            case 5:
+                return "{\"field\":\"" + field + "\",\"operation\":\"!=\",\"values\":[" + literal(r) + "]}";
+            case 6:
+                return "{\"operation\":\"AND\",\"clauses\":[" + clause(r, depth + 1) + "," + clause(r, depth + 1) + "]}";
+            case 7:
+                return "{\"operation\":\"OR\",\"clauses\":[" + clause(r, depth + 1) + "," + clause(r, depth + 1) + "]}";
+            default:
+                return "{\"operation\":\"NOT\",\"clauses\":[" + clause(r, depth + 1) + "]}";
+        }
+    }
+
+    private static String record(Random r) {
+        String v = VALUES[r.nextInt(VALUES.length)];
+        return "{\"id\":" + VALUES[r.nextInt(VALUES.length)] + ",\"n\":" + v + ",\"m\":{\"k\":" + VALUES[r.nextInt(VALUES.length)]
+               + "},\"l\":[{\"a\":" + VALUES[r.nextInt(VALUES.length)] + "}],\"b\":" + VALUES[r.nextInt(VALUES.length)] + "}";
+    }
+
+    @Test
+    void everyMatchingQueryIsACandidate() {
+        Random r = new Random(42);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        RecordDecoder decoder = new RecordDecoder();
+        for (int round = 0; round < 200; round++) {
+            QueryIndex<Integer> index = new QueryIndex<>();
+            List<RecordPredicate> predicates = new ArrayList<>();
+            for (int q = 0; q < 50; q++) {
+                String json = "{\"filters\":[" + clause(r, 0) + (r.nextInt(4) == 0 ? "," + clause(r, 0) : "") + "]}";
+                QueryParser.Result parsed = parser.parse(json);
+                assertTrue(parsed.isValid(), json + " " + parsed.errors());
+                Query query = parsed.query();
+                predicates.add(Predicates.compile(query.filter()));
+                index.add(q, query.filter());
+            }
+            // remove and re-add some, to exercise removal
+            for (int q = 0; q < 50; q += 7) {
+                assertTrue(index.remove(q));
+            }
+            for (int q = 0; q < 50; q += 7) {
+                index.add(q, parser.parse("{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"1\"]}]}").query().filter());
+                predicates.set(q, Predicates.compile(parser.parse(
+                        "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"1\"]}]}").query().filter()));
+            }
+            for (int k = 0; k < 100; k++) {
+                String json = record(r);
+                Record rec = decoder.decode(json);
+                Set<Integer> candidates = new HashSet<>();
+                index.candidates(rec, candidates::add);
+                for (int q = 0; q < predicates.size(); q++) {
+                    if (predicates.get(q).test(rec)) {
+                        assertTrue(candidates.contains(q), "query " + q + " matches " + json + " but was not a candidate");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void equalityAndRangeQueriesOnlyMeetRecordsThatCanMatch() {
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        QueryIndex<Integer> index = new QueryIndex<>();
+        for (int q = 0; q < 1000; q++) {
+            index.add(q, parser.parse("{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"v" + q + "\"]}]}")
+                                .query().filter());
+        }
+        for (int q = 1000; q < 2000; q++) {
+            index.add(q, parser.parse("{\"filters\":[{\"field\":\"n\",\"operation\":\">\",\"values\":[\"" + q + "\"]}]}")
+                                .query().filter());
+        }
+        assertEquals(0, index.scanned());
+        Set<Integer> candidates = new HashSet<>();
+        index.candidates(new RecordDecoder().decode("{\"id\":\"v7\",\"n\":1500}"), candidates::add);
+        Set<Integer> expected = new HashSet<>(List.of(7));
+        for (int q = 1000; q <= 1500; q++) {
+            expected.add(q);
+        }
+        assertEquals(expected, candidates);
+    }
+}
