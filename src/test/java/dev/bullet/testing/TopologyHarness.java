@@ -72,6 +72,14 @@ public final class TopologyHarness implements AutoCloseable {
         return topology.settings();
     }
 
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    public String firehoseTopic() {
+        return topic;
+    }
+
     private void awaitTopologyAnswers() {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {

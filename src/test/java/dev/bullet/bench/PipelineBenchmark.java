@@ -1,0 +1,322 @@
+package dev.bullet.bench;
+
+import dev.bullet.config.Component;
+import dev.bullet.config.SettingsTable;
+import dev.bullet.generator.RecordGenerator;
+import dev.bullet.metrics.MetricPoint;
+import dev.bullet.querying.ResultJson;
+import dev.bullet.testing.TopologyHarness;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Benchmarks P4 (throughput) and P5 (queries vs latency) of BENCHMARKS.md on the whole local pipeline: an embedded
+ * Kafka broker, the topology in LocalCluster, Q simultaneous RAW queries that match nothing, and a fixed-rate load
+ * (each send scheduled at start + i / rate; lateness is reported, never hidden). Per step it measures what the
+ * topology consumed (committed offsets of its consumer group), the consumer lag, the filter latency (record read →
+ * filtered, p50 / p99 from the Filter bolts' HdrHistograms), process CPU (cores used, broker and load generator
+ * included: it is one JVM) and the heap. Each point is run {@code --repeats} times; the median is reported with the
+ * min and max. Writes JSON and a PNG plot. {@code scripts/bench-throughput.sh} and {@code scripts/bench-curve.sh}.
+ */
+public final class PipelineBenchmark {
+    static final String USAGE = String.join("\n",
+            "Usage: PipelineBenchmark --mode throughput|curve [--queries 0,100,1000,10000] [--rates 10000,25000,50000]",
+            "                         [--rate 10000] [--step-seconds 15] [--warmup-seconds 10] [--repeats 3]",
+            "                         [--out FILE.json] [--png FILE.png] [--filter-parallelism N]",
+            "",
+            "throughput (P4): for each query count, the highest of the given rates the pipeline sustains",
+            "                 (consumed >= 95% of the rate, lag not growing, p99 filter latency < 200 ms).",
+            "curve (P5):      at one fixed rate, filter latency p50/p99 for each query count.");
+
+    private final TopologyHarness stack;
+    private final List<byte[]> pool;
+    private final List<String> running = new ArrayList<>();
+
+    private PipelineBenchmark(TopologyHarness stack, List<byte[]> pool) {
+        this.stack = stack;
+        this.pool = pool;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                System.err.println("error: bad argument '" + args[i] + "'\n" + USAGE);
+                System.exit(2);
+            }
+            o.put(args[i], args[++i]);
+        }
+        String mode = o.getOrDefault("--mode", "curve");
+        int[] queries = ints(o.getOrDefault("--queries", mode.equals("throughput") ? "0,100,1000,10000" : "1,10,100,1000,2500,5000,10000"));
+        int[] rates = ints(o.getOrDefault("--rates", "10000,25000,50000,75000,100000"));
+        int rate = Integer.parseInt(o.getOrDefault("--rate", "10000"));
+        double step = Double.parseDouble(o.getOrDefault("--step-seconds", "15"));
+        double warmup = Double.parseDouble(o.getOrDefault("--warmup-seconds", "10"));
+        int repeats = Integer.parseInt(o.getOrDefault("--repeats", "3"));
+        Path dir = Files.createTempDirectory("bullet-bench-");
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put(SettingsTable.METRICS_ENABLE, true);
+        overrides.put(SettingsTable.METRICS_BUILT_IN_ENABLE, true);
+        overrides.put(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING, Map.of("default", 1));
+        overrides.put(SettingsTable.METRICS_CLASSES, List.of(BenchMetricsSink.class.getName()));
+        overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
+        overrides.put(Component.FILTER_BOLT.parallelismKey(), Integer.parseInt(o.getOrDefault("--filter-parallelism", "1")));
+        overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");
+        result.put("date", java.time.Instant.now().toString());
+        result.put("cpus", Runtime.getRuntime().availableProcessors());
+        result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
+        try (TopologyHarness stack = TopologyHarness.start(dir, overrides)) {
+            PipelineBenchmark bench = new PipelineBenchmark(stack, records(20_000));
+            bench.load(rate, warmup);
+            List<Map<String, Object>> points = new ArrayList<>();
+            for (int q : queries) {
+                bench.setQueries(q);
+                if (mode.equals("throughput")) {
+                    points.add(bench.throughput(q, rates, step, repeats));
+                } else {
+                    points.add(bench.point(q, rate, step, repeats));
+                }
+                System.err.println(ResultJson.toJson(points.get(points.size() - 1)));
+            }
+            result.put("points", points);
+        }
+        String json = ResultJson.toJson(result);
+        System.out.println(json);
+        if (o.containsKey("--out")) {
+            Files.writeString(Path.of(o.get("--out")), json + "\n");
+        }
+        if (o.containsKey("--png")) {
+            plot(mode, result, Path.of(o.get("--png")));
+        }
+        System.exit(0);
+    }
+
+    private static int[] ints(String csv) {
+        return Arrays.stream(csv.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+    }
+
+    private static List<byte[]> records(int n) {
+        RecordGenerator generator = new RecordGenerator(42L, dev.bullet.common.Clock.SYSTEM);
+        List<byte[]> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(generator.next());
+        }
+        return out;
+    }
+
+    /** Brings the number of running queries to {@code q}: RAW queries on an id no record has. */
+    private void setQueries(int q) {
+        while (running.size() > q) {
+            stack.kill(running.remove(running.size() - 1));
+        }
+        while (running.size() < q) {
+            running.add(stack.submit("{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"none-"
+                                     + running.size() + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":86400000}"));
+        }
+        if (q > 0) {
+            stack.awaitQueriesRegistered();
+        }
+    }
+
+    /** P4 for one query count: every rate, lowest first, until one is not sustained. */
+    private Map<String, Object> throughput(int q, int[] rates, double step, int repeats) throws Exception {
+        Map<String, Object> best = null;
+        List<Map<String, Object>> tried = new ArrayList<>();
+        for (int rate : rates) {
+            Map<String, Object> p = point(q, rate, step, repeats);
+            tried.add(p);
+            if (!Boolean.TRUE.equals(p.get("sustained"))) {
+                break;
+            }
+            best = p;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("queries", q);
+        out.put("max_sustained_rate", best == null ? 0 : best.get("rate"));
+        out.put("at_max", best);
+        out.put("steps", tried);
+        return out;
+    }
+
+    /** One point, repeated: medians with min and max. */
+    private Map<String, Object> point(int q, int rate, double step, int repeats) throws Exception {
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            runs.add(measure(rate, step));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("queries", q);
+        out.put("rate", rate);
+        for (String key : List.of("consumed_per_second", "sent_per_second", "filter_latency_p50_ms", "filter_latency_p99_ms",
+                                  "lag_end", "cores_used", "heap_used_max_mib", "send_lateness_max_ms")) {
+            double[] v = runs.stream().mapToDouble(m -> ((Number) m.get(key)).doubleValue()).sorted().toArray();
+            out.put(key, Map.of("median", v[v.length / 2], "min", v[0], "max", v[v.length - 1]));
+        }
+        long sustained = runs.stream().filter(m -> Boolean.TRUE.equals(m.get("sustained"))).count();
+        out.put("sustained", sustained * 2 > runs.size());
+        return out;
+    }
+
+    /** Drives the load at {@code rate} for {@code seconds} and measures the pipeline. */
+    private Map<String, Object> measure(int rate, double seconds) throws Exception {
+        long committedBefore = committed();
+        long cpuBefore = EngineBenchmark.processCpuNanos();
+        long from = System.currentTimeMillis();
+        long[] heapMax = new long[1];
+        Thread heapSampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                heapMax[0] = Math.max(heapMax[0], used);
+                LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            }
+        }, "bench-heap-sampler");
+        heapSampler.setDaemon(true);
+        heapSampler.start();
+        long start = System.nanoTime();
+        Map<String, Object> load = load(rate, seconds);
+        long elapsedNs = System.nanoTime() - start;
+        long to = System.currentTimeMillis();
+        heapSampler.interrupt();
+        long cpu = EngineBenchmark.processCpuNanos() - cpuBefore;
+        long committedAfter = committed();
+        long end = endOffset();
+        // latency data points are per second; give the last interval time to arrive
+        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (System.nanoTime() < deadline && BenchMetricsSink.between("bullet_filter_latency", to - 1000, to + 5000).isEmpty()) {
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+        List<Double> p50 = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        for (MetricPoint p : BenchMetricsSink.between("bullet_filter_latency", from + 1000, to + 1000)) {
+            Map<?, ?> v = (Map<?, ?>) p.value();
+            p50.add(((Number) v.get("p50")).doubleValue());
+            p99.add(((Number) v.get("p99")).doubleValue());
+        }
+        double consumed = (committedAfter - committedBefore) / (elapsedNs / 1e9);
+        long lag = end - committedAfter;
+        double p99max = p99.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        Map<String, Object> m = new LinkedHashMap<>(load);
+        m.put("consumed_per_second", Math.round(consumed));
+        m.put("lag_end", lag);
+        m.put("filter_latency_p50_ms", p50.isEmpty() ? 0 : p50.stream().sorted().toList().get(p50.size() / 2));
+        m.put("filter_latency_p99_ms", p99max);
+        m.put("cores_used", Math.round(100.0 * cpu / elapsedNs) / 100.0);
+        m.put("heap_used_max_mib", heapMax[0] >> 20);
+        // the spout commits every 500 ms, so up to ~half a second of records is always uncommitted
+        m.put("sustained", consumed >= 0.9 * rate && lag <= Math.max(rate, 2000) && p99max < 200);
+        return m;
+    }
+
+    /** Sends at a fixed schedule for {@code seconds}; reports the achieved rate and the worst lateness. */
+    private Map<String, Object> load(int rate, double seconds) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
+        p.put(ProducerConfig.ACKS_CONFIG, "1");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        long total = (long) (rate * seconds);
+        AtomicLong late = new AtomicLong();
+        long start = System.nanoTime();
+        long sent = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            String topic = stack.firehoseTopic();
+            for (long i = 0; i < total; i++) {
+                long intended = start + (long) (i * 1e9 / rate);
+                long now = System.nanoTime();
+                if (now < intended) {
+                    LockSupport.parkNanos(intended - now);
+                } else {
+                    late.accumulateAndGet(now - intended, Math::max);
+                }
+                producer.send(new ProducerRecord<>(topic, pool.get((int) (i % pool.size()))));
+                sent++;
+            }
+            producer.flush();
+        }
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rate", rate);
+        m.put("sent_per_second", Math.round(sent / elapsed));
+        m.put("send_lateness_max_ms", late.get() / 1_000_000);
+        return m;
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
+        return Admin.create(p);
+    }
+
+    private long committed() throws Exception {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
+                    stack.settings().getString(SettingsTable.DATASOURCE_KAFKA_GROUP_ID)).partitionsToOffsetAndMetadata().get();
+            return offsets.values().stream().filter(java.util.Objects::nonNull).mapToLong(OffsetAndMetadata::offset).sum();
+        }
+    }
+
+    private long endOffset() throws Exception {
+        try (Admin admin = admin()) {
+            TopicPartition tp = new TopicPartition(stack.firehoseTopic(), 0);
+            ListOffsetsResult r = admin.listOffsets(Map.of(tp, OffsetSpec.latest()));
+            return r.partitionResult(tp).get().offset();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void plot(String mode, Map<String, Object> result, Path png) throws Exception {
+        List<Map<String, Object>> points = (List<Map<String, Object>>) result.get("points");
+        XYChart chart;
+        double[] x = points.stream().mapToDouble(p -> ((Number) p.get("queries")).doubleValue()).toArray();
+        if (mode.equals("throughput")) {
+            chart = new XYChartBuilder().width(800).height(500).title("P4: max sustained records/s vs simultaneous queries")
+                                        .xAxisTitle("queries").yAxisTitle("records/s").build();
+            chart.addSeries("max sustained records/s", x,
+                            points.stream().mapToDouble(p -> ((Number) p.get("max_sustained_rate")).doubleValue()).toArray());
+        } else {
+            chart = new XYChartBuilder().width(800).height(500).title("P5: filter latency vs simultaneous queries at "
+                                                                      + points.get(0).get("rate") + " records/s")
+                                        .xAxisTitle("queries").yAxisTitle("filter latency (ms)").build();
+            chart.addSeries("p50", x, points.stream().mapToDouble(p -> median(p, "filter_latency_p50_ms")).toArray());
+            chart.addSeries("p99", x, points.stream().mapToDouble(p -> median(p, "filter_latency_p99_ms")).toArray());
+        }
+        chart.getStyler().setXAxisLogarithmic(x.length > 0 && Arrays.stream(x).allMatch(v -> v > 0));
+        BitmapEncoder.saveBitmap(chart, png.toString().replaceAll("\\.png$", ""), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double median(Map<String, Object> p, String key) {
+        return ((Number) ((Map<String, Object>) p.get(key)).get("median")).doubleValue();
+    }
+}
