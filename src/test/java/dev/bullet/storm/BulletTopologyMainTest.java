@@ -1,0 +1,62 @@
+package dev.bullet.storm;
+
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.Component;
+import dev.bullet.config.SettingsTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The submission command line of SPEC §4.1: the seed's flags, overriding the YAML; unknown flags are errors. */
+class BulletTopologyMainTest {
+    @Test
+    void seedFlagsOverrideTheSettingsFile(@TempDir Path dir) throws IOException {
+        Path conf = dir.resolve("settings.yaml");
+        Files.writeString(conf, "bullet.topology.datasource.spout.parallelism: 3\nbullet.topology.filter.bolt.memory.on.heap.load: 768\n");
+        BulletTopologyMain.Arguments args = BulletTopologyMain.parse(new String[] {
+            "--bullet-conf", conf.toString(), "--bullet-spout-parallelism", "2", "--bullet-spout-cpu-load", "150.5",
+            "--bullet-spout-on-heap-memory-load", "1024", "--bullet-spout-off-heap-memory-load", "64",
+            "--bullet-spout-arg", "a", "--bullet-spout-arg", "b"});
+        BulletSettings settings = BulletSettings.load(args.conf(), args.overrides());
+        assertEquals(2, settings.component(Component.DATASOURCE_SPOUT).parallelism());
+        assertEquals(150.5, settings.component(Component.DATASOURCE_SPOUT).cpuLoad());
+        assertEquals(1024.0, settings.component(Component.DATASOURCE_SPOUT).onHeapMemoryMiB());
+        assertEquals(64.0, settings.component(Component.DATASOURCE_SPOUT).offHeapMemoryMiB());
+        assertEquals(768.0, settings.component(Component.FILTER_BOLT).onHeapMemoryMiB());
+        assertEquals(List.of("a", "b"), settings.getList(SettingsTable.DATASOURCE_SPOUT_ARGS));
+    }
+
+    @Test
+    void unknownFlagsAndMissingConfAreErrors(@TempDir Path dir) throws IOException {
+        Path conf = Files.writeString(dir.resolve("s.yaml"), "{}\n");
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> BulletTopologyMain.parse(new String[] {"--bullet-conf", conf.toString(), "--bullet-spout-parallel", "2"}));
+        assertTrue(unknown.getMessage().contains("--bullet-spout-parallel"), unknown.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-spout-parallelism", "2"}));
+        assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-conf"}));
+        assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-conf", conf.toString(), "extra"}));
+    }
+
+    @Test
+    void aBadSpoutClassIsRejectedWhenTheTopologyIsBuiltNamingTheKey() {
+        BulletSettings settings = BulletSettings.load(null, java.util.Map.of(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME, "com.example.Missing"));
+        dev.bullet.BulletException e = assertThrows(dev.bullet.BulletException.class, () -> BulletTopology.build(settings));
+        assertTrue(e.getMessage().contains(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME), e.getMessage());
+    }
+
+    @Test
+    void theSeedSettingsBlockBuildsATopology() {
+        BulletSettings settings = BulletSettings.load(Path.of("src/test/resources/config/seed_settings.yaml"),
+                java.util.Map.of(SettingsTable.METRICS_CLASSES, List.of("json-log")));
+        assertEquals(1000, settings.tickIntervalMs());
+        assertTrue(BulletTopology.build(settings).get_bolts().containsKey(TopologyNames.Components.FILTER_BOLT));
+    }
+}
