@@ -40,7 +40,8 @@ public final class EngineBenchmark {
             "                 | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
             "  --no-decode    decode the records once up front (measures filtering alone)",
             "  --no-baseline  skip bullet-core",
-            "  --batch N      records per batch handed to the engine (default 1000)");
+            "  --batch N      records per batch handed to the engine (default 1000)",
+            "  --repeats N    measure each engine N times, alternating, and report the median with min-max (default 3)");
 
     private EngineBenchmark() {
     }
@@ -63,7 +64,7 @@ public final class EngineBenchmark {
         }
         for (String k : opts.keySet()) {
             if (!List.of("--records", "--queries", "--seconds", "--warmup", "--mix", "--no-decode", "--no-baseline",
-                         "--batch").contains(k)) {
+                         "--batch", "--repeats").contains(k)) {
                 fail("unknown argument '" + k + "'");
             }
         }
@@ -78,18 +79,49 @@ public final class EngineBenchmark {
         int batch = Integer.parseInt(opts.getOrDefault("--batch", "1000"));
         boolean decode = !opts.containsKey("--no-decode");
 
-        Map<String, Object> result = run(records, queries, mix, decode, batch, seconds, warmup);
-        if (!opts.containsKey("--no-baseline") && mix.equals("id")) {
-            Map<String, Object> plain = BulletCoreBaseline.run(records, queries, false, seconds, warmup);
-            Map<String, Object> partitioned = BulletCoreBaseline.run(records, queries, true, seconds, warmup);
-            double ours = ((Number) result.get("records_per_second")).doubleValue();
-            result.put("bullet_core_default", plain);
-            result.put("bullet_core_partitioned", partitioned);
-            result.put("ratio_vs_bullet_core_default", round(ours / ((Number) plain.get("records_per_second")).doubleValue()));
-            result.put("ratio_vs_bullet_core_partitioned",
-                       round(ours / ((Number) partitioned.get("records_per_second")).doubleValue()));
+        int repeats = Integer.parseInt(opts.getOrDefault("--repeats", "3"));
+        boolean baseline = !opts.containsKey("--no-baseline") && mix.equals("id");
+        List<Map<String, Object>> ours = new ArrayList<>();
+        List<Map<String, Object>> plain = new ArrayList<>();
+        List<Map<String, Object>> partitioned = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            ours.add(run(records, queries, mix, decode, batch, seconds, warmup));
+            if (baseline) {
+                plain.add(BulletCoreBaseline.run(records, queries, false, seconds, warmup));
+                partitioned.add(BulletCoreBaseline.run(records, queries, true, seconds, warmup));
+            }
+        }
+        Map<String, Object> result = summarize(ours);
+        if (baseline) {
+            Map<String, Object> p = summarize(plain);
+            Map<String, Object> q = summarize(partitioned);
+            result.put("bullet_core_default", p);
+            result.put("bullet_core_partitioned", q);
+            for (String rate : List.of("records_per_second", "records_per_thread_cpu_second")) {
+                double mine = ((Number) result.get(rate)).doubleValue();
+                result.put("ratio_vs_bullet_core_default" + (rate.contains("cpu") ? "_per_cpu" : ""),
+                           round(mine / ((Number) p.get(rate)).doubleValue()));
+                result.put("ratio_vs_bullet_core_partitioned" + (rate.contains("cpu") ? "_per_cpu" : ""),
+                           round(mine / ((Number) q.get(rate)).doubleValue()));
+            }
         }
         System.out.println(ResultJson.toJson(result));
+    }
+
+    /** The last run's details, with the rates replaced by the median of all runs and their min-max added. */
+    static Map<String, Object> summarize(List<Map<String, Object>> runs) {
+        Map<String, Object> out = new LinkedHashMap<>(runs.get(runs.size() - 1));
+        for (String key : List.of("records_per_second", "query_evaluations_per_second", "records_per_thread_cpu_second")) {
+            if (!out.containsKey(key)) {
+                continue;
+            }
+            double[] v = runs.stream().mapToDouble(m -> ((Number) m.get(key)).doubleValue()).sorted().toArray();
+            out.put(key, Math.round(v[v.length / 2]));
+            out.put(key + "_min", Math.round(v[0]));
+            out.put(key + "_max", Math.round(v[v.length - 1]));
+        }
+        out.put("runs", runs.size());
+        return out;
     }
 
     private static void fail(String message) {
