@@ -1,0 +1,151 @@
+package dev.bullet.bench;
+
+import dev.bullet.querying.ResultJson;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Benchmark P3 (BENCHMARKS.md; the seed's Tests 3–4) against a running local stack: N simultaneous RAW queries
+ * (LIMIT 10) for one fresh id through {@code POST /api/bullet/queries/http-query}, then the 10 matching records,
+ * then a check that every query returned all 10. The same check as {@code raw-query-validation.sh}, with one
+ * asynchronous HTTP client instead of N curl processes, so N can reach the tens of thousands.
+ * {@code scripts/bench-max-queries.sh}.
+ */
+public final class MaxQueriesBenchmark {
+    static final String USAGE = String.join("\n",
+            "Usage: bench-max-queries.sh [--queries 1000,5000,10000] [--url URL] [--bootstrap HOST:PORT] [--topic NAME]",
+            "                            [--duration MS]",
+            "Against a running stack (scripts/bullet-local.sh --no-generator is best): for each N, N simultaneous",
+            "RAW queries for a fresh id, 10 matching records, and a check that all N got all 10. Prints JSON.");
+
+    private MaxQueriesBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                System.err.println("error: bad argument '" + args[i] + "'\n" + USAGE);
+                System.exit(2);
+            }
+            o.put(args[i], args[++i]);
+        }
+        String url = o.getOrDefault("--url", "http://127.0.0.1:9999").replaceAll("/$", "");
+        String bootstrap = o.getOrDefault("--bootstrap", "127.0.0.1:9092");
+        String topic = o.getOrDefault("--topic", "bullet.records");
+        long duration = Long.parseLong(o.getOrDefault("--duration", "30000"));
+        HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4))
+                                    .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
+                                                HttpResponse.BodyHandlers.ofString());
+        if (health.statusCode() != 200) {
+            System.err.println("error: the stack at " + url + " is not healthy (" + health.statusCode() + "): " + health.body());
+            System.exit(3);
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        List<Map<String, Object>> points = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String n : o.getOrDefault("--queries", "1000,5000,10000").split(",")) {
+                Map<String, Object> point = run(http, producer, url, topic, Integer.parseInt(n.trim()), duration);
+                System.err.println(ResultJson.toJson(point));
+                points.add(point);
+            }
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("benchmark", "P3");
+        result.put("date", java.time.Instant.now().toString());
+        result.put("points", points);
+        System.out.println(ResultJson.toJson(result));
+        System.exit(0);
+    }
+
+    private static CompletableFuture<HttpResponse<String>> query(HttpClient http, String url, String body, long timeoutMs) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/bullet/queries/http-query"))
+                                         .header("Content-Type", "application/json").timeout(Duration.ofMillis(timeoutMs))
+                                         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> run(HttpClient http, KafkaProducer<byte[], byte[]> producer, String url, String topic,
+                                   int n, long duration) throws Exception {
+        String id = "p3-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"" + id
+                      + "\"]}],\"aggregation\":{\"type\":\"LIMIT\",\"size\":10},\"duration\":" + duration + "}";
+        long start = System.nanoTime();
+        List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            futures.add(query(http, url, body, duration + 60_000));
+        }
+        // every query sent before the probe is running once the probe finds its marker
+        String marker = "marker-" + UUID.randomUUID();
+        CompletableFuture<HttpResponse<String>> probe = query(http, url,
+                "{\"filters\":[{\"field\":\"marker\",\"operation\":\"==\",\"values\":[\"" + marker
+                + "\"]}],\"aggregation\":{\"type\":\"LIMIT\",\"size\":1},\"duration\":" + (duration * 4) + "}", duration * 4 + 60_000);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(duration * 4);
+        while (!probe.isDone() && System.nanoTime() < deadline) {
+            producer.send(new ProducerRecord<>(topic, ("{\"marker\":\"" + marker + "\"}").getBytes(StandardCharsets.UTF_8)));
+            producer.flush();
+            try {
+                probe.get(500, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException notYet) {
+                // keep sending markers until the probe is registered and finds one
+            }
+        }
+        long registered = System.nanoTime();
+        for (int k = 0; k < 10; k++) {
+            producer.send(new ProducerRecord<>(topic, ("{\"id\":\"" + id + "\",\"k\":" + k + "}").getBytes(StandardCharsets.UTF_8)));
+        }
+        producer.flush();
+        int complete = 0;
+        int failed = 0;
+        Map<Integer, Integer> statuses = new LinkedHashMap<>();
+        for (CompletableFuture<HttpResponse<String>> f : futures) {
+            try {
+                HttpResponse<String> r = f.get(duration + 90_000, TimeUnit.MILLISECONDS);
+                statuses.merge(r.statusCode(), 1, Integer::sum);
+                List<Object> records = r.statusCode() == 200
+                        ? (List<Object>) ResultJson.parseMap(r.body()).get("records") : List.of();
+                if (records.size() == 10) {
+                    complete++;
+                }
+            } catch (Exception e) {
+                failed++;
+            }
+        }
+        long done = System.nanoTime();
+        Map<String, Object> point = new LinkedHashMap<>();
+        point.put("queries", n);
+        point.put("complete", complete);
+        point.put("all_complete", complete == n);
+        point.put("client_errors", failed);
+        point.put("status_codes", statuses);
+        point.put("seconds_to_register", Math.round((registered - start) / 1e6) / 1000.0);
+        point.put("seconds_to_all_results", Math.round((done - registered) / 1e6) / 1000.0);
+        return point;
+    }
+}
