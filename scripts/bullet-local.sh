@@ -1,6 +1,19 @@
 #!/usr/bin/env bash
-# Local stack: an embedded Kafka broker (127.0.0.1:9092) and the Bullet topology in Storm local mode.
-# Ctrl-C stops everything. (The REST service joins this script with the REST issue.)
+# The one-command local stack (SPEC §9): an embedded Kafka broker (127.0.0.1:9092), the Bullet topology in Storm
+# local mode, the REST service (http://127.0.0.1:9999/api/bullet) and a sample data generator, in one JVM.
+# Prints where to send queries and an example curl, then "BULLET_READY rest=URL kafka=HOST:PORT".
+# Ctrl-C (SIGINT) or SIGTERM stops everything. `bullet-local.sh --help` lists the flags.
+# Needs the build: mvn -B -q package -DskipTests
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-BULLET_JAVA_OPTS="${BULLET_JAVA_OPTS:--Xmx1536m -Dstorm.jar=$BULLET_HOME/pom.xml}" bullet_java dev.bullet.local.LocalMain "$@"
+bullet_classpath
+# The JVM replaces this shell (exec), so a signal to this script's pid reaches it and nothing is left behind.
+# A job started with '&' by a non-interactive shell inherits SIGINT as ignored, and neither bash nor the JVM can
+# handle an ignored signal; perl (always there on Debian) puts it back to default before starting Java.
+# shellcheck disable=SC2086  # BULLET_JAVA_OPTS is a list of flags
+set -- java ${BULLET_JAVA_OPTS:--Xmx1536m} -Dstorm.jar="$BULLET_HOME/pom.xml" \
+  -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" -cp "$BULLET_CP" dev.bullet.local.LocalMain "$@"
+if command -v perl >/dev/null 2>&1; then
+  exec perl -e '$SIG{INT} = "DEFAULT"; exec { $ARGV[0] } @ARGV or die "bullet-local.sh: cannot run java: $!\n"' "$@"
+fi
+exec "$@"

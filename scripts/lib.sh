@@ -26,3 +26,118 @@ bullet_java() {
   bullet_classpath
   exec java ${BULLET_JAVA_OPTS:--Xmx1g} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" -cp "$BULLET_CP" "$@"
 }
+
+# ---- helpers of the scripts that talk to a running stack (raw-query-validation.sh, latency.sh) ----
+
+# Milliseconds since the epoch.
+now_ms() {
+  local t
+  t="$(date +%s%3N 2>/dev/null || true)"
+  if [[ "$t" =~ ^[0-9]{13,}$ ]]; then
+    echo "$t"
+  else
+    perl -MTime::HiRes=time -e 'printf "%d\n", time() * 1000'
+  fi
+}
+
+# Ten random hex characters, like the seed's record ids.
+random_id() {
+  od -An -N5 -tx1 /dev/urandom | tr -d ' \n'
+}
+
+# Dies (exit 3) unless curl and jq are installed and the stack at $1 answers GET /api/bullet/health with 200.
+require_stack() {
+  local url="$1" code body
+  DIE_STATUS=3 require_cmd curl "install it, e.g. apt-get install curl"
+  DIE_STATUS=3 require_cmd jq "install it, e.g. apt-get install jq"
+  body="$(mktemp)"
+  code="$(curl -s -o "$body" -w '%{http_code}' --max-time 20 "$url/api/bullet/health" 2>/dev/null || true)"
+  if [[ "$code" != 200 ]]; then
+    local why
+    if [[ "$code" == 000 || -z "$code" ]]; then
+      why="nothing answers at $url"
+    else
+      why="health is $code: $(jq -r '.meta.errors[0].error // .' "$body" 2>/dev/null | head -c 300)"
+    fi
+    rm -f "$body"
+    DIE_STATUS=3 die "the Bullet stack is not running or not ready ($why).
+Start it with scripts/bullet-local.sh (or pass --url of the running REST service)."
+  fi
+  rm -f "$body"
+}
+
+# Starts POST $2 (an http-query) in the background: body to $3, HTTP status to $3.code. Sets QUERY_PID.
+start_http_query() {
+  local url="$1" query="$2" out="$3" max_time="${4:-120}"
+  curl -s -o "$out" -w '%{http_code}' --max-time "$max_time" -X POST "$url/api/bullet/queries/http-query" \
+    -H 'Content-Type: application/json' --data-binary "$query" > "$out.code" 2> "$out.err" &
+  QUERY_PID=$!
+}
+
+# How many running queries of the REST service at $1 match the jq condition $2 (applied to each list entry).
+count_running() {
+  curl -s --max-time 10 "$1/api/bullet/queries" 2>/dev/null | jq "[.[] | select($2)] | length" 2>/dev/null || echo 0
+}
+
+# The record feeder: one generate.sh reading JSON lines from a FIFO, so a record is in Kafka a few ms after
+# feed_record, without a JVM start each time. feeder_start DIR BOOTSTRAP TOPIC; feed_record LINE; feeder_stop.
+feeder_start() {
+  local dir="$1" bootstrap="$2" topic="$3"
+  mkfifo "$dir/feed.fifo"
+  trap '' PIPE # a generator that died makes feed_record fail with a message, not kill this script silently
+  "$BULLET_HOME/scripts/generate.sh" --bootstrap "$bootstrap" --topic "$topic" --records - \
+    < "$dir/feed.fifo" > "$dir/feed.log" 2>&1 &
+  FEEDER_PID=$!
+  FEEDER_LOG="$dir/feed.log"
+  exec {FEEDER_FD}> "$dir/feed.fifo"
+}
+
+feed_record() {
+  if ! kill -0 "$FEEDER_PID" 2>/dev/null || ! printf '%s\n' "$1" >&"$FEEDER_FD" 2>/dev/null; then
+    die "the record generator (scripts/generate.sh) stopped: $(tail -n 3 "$FEEDER_LOG" 2>/dev/null)"
+  fi
+}
+
+feeder_stop() {
+  if [[ -n "${FEEDER_FD:-}" ]]; then
+    exec {FEEDER_FD}>&-
+    FEEDER_FD=""
+    local i
+    for ((i = 0; i < 100; i++)); do
+      kill -0 "$FEEDER_PID" 2>/dev/null || return 0
+      sleep 0.1
+    done
+    kill "$FEEDER_PID" 2>/dev/null || true
+  fi
+}
+
+# Proves that the queries sent so far reached the topology's Filter tasks and that records flow: a probe query
+# for a fresh marker value is sent after them, and marker records are fed until the probe finds one (the query
+# spout keeps the order of queries). Needs the feeder. Dies after $2 seconds (default 60).
+await_queries_registered() {
+  local url="$1" deadline=$(( $(date +%s) + ${2:-60} )) dir="$3"
+  local marker probe_out
+  marker="marker-$(random_id)"
+  probe_out="$dir/probe-$marker.json"
+  start_http_query "$url" \
+    "{\"filters\":[{\"field\":\"bullet_marker\",\"operation\":\"==\",\"values\":[\"$marker\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":$(( ${2:-60} * 1000 ))}" \
+    "$probe_out" $(( ${2:-60} + 30 ))
+  local probe_pid=$QUERY_PID
+  until [[ "$(count_running "$url" ".query.filters[0].values[0] == \"$marker\"")" -ge 1 ]]; do
+    kill -0 "$probe_pid" 2>/dev/null || break
+    (( $(date +%s) < deadline )) || die "the probe query never showed in GET /api/bullet/queries"
+    sleep 0.1
+  done
+  while kill -0 "$probe_pid" 2>/dev/null; do
+    (( $(date +%s) < deadline )) || die "the topology did not find a probe record within ${2:-60} s (is it reading the firehose topic?)"
+    feed_record "{\"bullet_marker\":\"$marker\",\"timestamp\":$(now_ms)}"
+    local i
+    for ((i = 0; i < 10; i++)); do
+      kill -0 "$probe_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+  wait "$probe_pid" 2>/dev/null || true
+  [[ "$(cat "$probe_out.code" 2>/dev/null)" == 200 && "$(jq '.records | length' "$probe_out" 2>/dev/null)" == 1 ]] \
+    || die "the probe query failed (HTTP $(cat "$probe_out.code" 2>/dev/null)): $(head -c 300 "$probe_out" 2>/dev/null)"
+}

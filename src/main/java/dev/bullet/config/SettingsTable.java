@@ -1,10 +1,12 @@
 package dev.bullet.config;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import static dev.bullet.config.SettingType.BOOLEAN;
@@ -106,6 +108,8 @@ public final class SettingsTable {
     public static final String REST_MAX_CONCURRENT_QUERIES = "bullet.rest.max.concurrent.queries";
     public static final String REST_RESULT_GRACE_MS = "bullet.rest.result.grace.ms";
     public static final String REST_HEALTH_TIMEOUT_MS = "bullet.rest.health.timeout.ms";
+    public static final String REST_RESPONSE_PARTITIONS = "bullet.rest.response.partitions";
+    public static final String REST_SSE_KEEPALIVE_MS = "bullet.rest.sse.keepalive.ms";
 
     /** The entry of {@link #METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING} used for metrics without their own entry. */
     public static final String DEFAULT_METRIC_ENTRY = "default";
@@ -266,6 +270,12 @@ public final class SettingsTable {
                 "How long past a query's duration the service waits for its final result before answering 503, ms.");
         t.define(REST_HEALTH_TIMEOUT_MS, LONG, 5_000, atLeast(1),
                 "How long the health check waits for the PubSub and the topology to answer, ms.");
+        t.define(REST_RESPONSE_PARTITIONS, LIST, List.of(), partitionNumbers(),
+                "Response topic partitions this REST instance reads its results from (it stamps one on each query "
+                        + "it sends); empty = all. Give each REST instance sharing a topology its own partitions.");
+        t.define(REST_SSE_KEEPALIVE_MS, LONG, 1_000, between(100, 600_000),
+                "Interval of the keep-alive comments on an sse-query stream, ms; a client that went away is noticed "
+                        + "at the next one or two, and its query killed.");
 
         DEFINITIONS = Collections.unmodifiableMap(t.definitions);
 
@@ -287,6 +297,14 @@ public final class SettingsTable {
                                 : Optional.of(PUBSUB_KAFKA_REQUEST_TOPIC_NAME + " and " + PUBSUB_KAFKA_RESPONSE_TOPIC_NAME
                                 + " must be different topics, both are \"" + s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME)
                                 + "\"")),
+                new CrossRule(List.of(REST_RESPONSE_PARTITIONS, PUBSUB_KAFKA_RESPONSE_PARTITIONS), s -> {
+                    int partitions = s.getInt(PUBSUB_KAFKA_RESPONSE_PARTITIONS);
+                    List<String> outside = s.getList(REST_RESPONSE_PARTITIONS).stream()
+                            .filter(p -> Integer.parseInt(p.trim()) >= partitions).toList();
+                    return outside.isEmpty() ? Optional.empty()
+                            : Optional.of(REST_RESPONSE_PARTITIONS + " " + outside + " are not partitions of the response "
+                            + "topic, which has " + partitions + " (" + PUBSUB_KAFKA_RESPONSE_PARTITIONS + ")");
+                }),
                 new CrossRule(List.of(METRICS_ENABLE, METRICS_CLASSES), s ->
                         !s.getBoolean(METRICS_ENABLE) || !s.getList(METRICS_CLASSES).isEmpty() ? Optional.empty()
                                 : Optional.of(METRICS_ENABLE + " is true but " + METRICS_CLASSES
@@ -373,6 +391,30 @@ public final class SettingsTable {
                 name + ": on-heap memory per executor, MiB.");
         t.define(c.offHeapMemoryKey(), DOUBLE, defaults.offHeapMemoryMiB(), atLeast(0.0),
                 name + ": off-heap memory per executor, MiB.");
+    }
+
+    /** A list of distinct partition numbers (integers from 0). */
+    private static Validator partitionNumbers() {
+        return Validator.of("partition numbers >= 0", v -> {
+            List<?> list = (List<?>) v;
+            Set<Integer> seen = new HashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                String element = ((String) list.get(i)).trim();
+                int partition;
+                try {
+                    partition = Integer.parseInt(element);
+                } catch (NumberFormatException e) {
+                    return Optional.of("element " + i + " must be a partition number, got \"" + element + "\"");
+                }
+                if (partition < 0) {
+                    return Optional.of("element " + i + " must be at least 0, got " + partition);
+                }
+                if (!seen.add(partition)) {
+                    return Optional.of("partition " + partition + " is listed twice");
+                }
+            }
+            return Optional.empty();
+        });
     }
 
     private static Optional<String> notAbove(BulletSettings s, String lowKey, String highKey) {

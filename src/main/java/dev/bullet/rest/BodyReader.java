@@ -1,0 +1,85 @@
+package dev.bullet.rest;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
+import io.undertow.util.Headers;
+import io.undertow.util.StatusCodes;
+import org.xnio.IoUtils;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a request body without blocking (on the IO thread), up to {@code bullet.rest.max.body.bytes}.
+ *
+ * <p>A larger body is answered with 413 without buffering it: a client that announced it and asked to
+ * {@code Expect: 100-continue} (curl does for large bodies) is answered before it sends it; otherwise the body is
+ * read and dropped, up to {@value #DRAIN_LIMIT} more bytes, so the client can read the 413 instead of a reset
+ * connection. Beyond that the connection is closed.
+ */
+final class BodyReader {
+    /** Bytes past the limit read and dropped before answering 413; beyond, the connection is closed. */
+    static final long DRAIN_LIMIT = 16L << 20;
+
+    /** Gets the body as text (UTF-8, a leading byte order mark dropped). Runs on the IO thread, in a call. */
+    interface Handler {
+        void handle(HttpServerExchange exchange, String body) throws Exception;
+    }
+
+    private BodyReader() {
+    }
+
+    static void read(HttpServerExchange exchange, int maxBytes, Handler handler) {
+        long announced = exchange.getRequestContentLength();
+        String tooLarge = ErrorResults.of("The request body is larger than " + maxBytes
+                                          + " bytes (bullet.rest.max.body.bytes)",
+                                          "Send a smaller query, or raise bullet.rest.max.body.bytes");
+        if (announced > maxBytes) {
+            boolean expectsContinue = exchange.getRequestHeaders().contains(Headers.EXPECT);
+            if (expectsContinue || announced > maxBytes + DRAIN_LIMIT) {
+                exchange.setPersistent(false);
+                Replies.json(exchange, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge);
+                return;
+            }
+        }
+        exchange.setMaxEntitySize(maxBytes + DRAIN_LIMIT);
+        ByteArrayOutputStream body = new ByteArrayOutputStream(announced > 0 ? (int) Math.min(announced, maxBytes) : 256);
+        boolean[] over = {false};
+        exchange.getRequestReceiver().receivePartialBytes((ex, chunk, last) -> {
+            if (!over[0]) {
+                if (body.size() + chunk.length > maxBytes) {
+                    over[0] = true;
+                    body.reset();
+                } else {
+                    body.write(chunk, 0, chunk.length);
+                }
+            }
+            if (!last) {
+                return;
+            }
+            if (over[0]) {
+                ex.setPersistent(false);
+                Replies.json(ex, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge);
+                return;
+            }
+            try {
+                handler.handle(ex, text(body.toByteArray()));
+            } catch (Exception e) {
+                Replies.internalError(ex, e);
+            }
+        }, (ex, error) -> {
+            if (error instanceof RequestTooBigException) {
+                ex.setPersistent(false);
+                Replies.json(ex, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge);
+            } else {
+                // the client went away mid-body: nobody to answer
+                IoUtils.safeClose(ex.getConnection());
+            }
+        });
+    }
+
+    private static String text(byte[] bytes) {
+        String s = new String(bytes, StandardCharsets.UTF_8);
+        return !s.isEmpty() && s.charAt(0) == '\uFEFF' ? s.substring(1) : s;
+    }
+}

@@ -1,0 +1,344 @@
+package dev.bullet.rest;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import dev.bullet.BulletException;
+import dev.bullet.pubsub.PubSubException;
+import dev.bullet.querying.ResultJson;
+import dev.bullet.rest.QueryService.Accepted;
+import dev.bullet.rest.QueryService.Mode;
+import dev.bullet.rest.QueryService.Refused;
+import dev.bullet.rest.QueryService.RunningQuery;
+import dev.bullet.rest.QueryService.Submission;
+import dev.bullet.rest.QueryService.Validation;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.HttpContinueReadHandler;
+import io.undertow.server.handlers.sse.ServerSentEventHandler;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
+import io.undertow.util.SameThreadExecutor;
+import io.undertow.util.StatusCodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * The HTTP face of {@link QueryService} (SPEC §7.2), on Undertow:
+ * <pre>
+ * POST   /api/bullet/queries/http-query      the final result (200); windowed queries 400
+ * POST   /api/bullet/queries/sse-query       text/event-stream, one event per result, closed after the final one
+ * POST   /api/bullet/queries/validate-query  {"valid": true} (200) or the errors (400)
+ * GET    /api/bullet/queries                 the running queries of this instance
+ * DELETE /api/bullet/queries/{id}            204, or 404 if not running here
+ * GET    /api/bullet/health                  200 when Kafka and the topology answer, else 503
+ * </pre>
+ * Every error is in the result shape. Bad input is 400 (malformed or invalid query, every problem listed), 413
+ * (body over {@code bullet.rest.max.body.bytes}), 404/405 (unknown path, wrong method); 429 over
+ * {@code bullet.rest.max.concurrent.queries}; 503 when Kafka or the topology does not answer. 500 means a bug.
+ *
+ * <p>Threads: requests are parsed and bodies read on Undertow's IO threads; anything that waits for Kafka runs on
+ * its worker threads; waiting for results holds no thread (the service's reader thread answers).
+ */
+public final class RestServer implements AutoCloseable {
+    public static final String API = "/api/bullet";
+    public static final String QUERIES = API + "/queries";
+    public static final String HTTP_QUERY = QUERIES + "/http-query";
+    public static final String SSE_QUERY = QUERIES + "/sse-query";
+    public static final String VALIDATE_QUERY = QUERIES + "/validate-query";
+    public static final String HEALTH = API + "/health";
+    private static final String ENDPOINTS = "The endpoints are: POST " + HTTP_QUERY + ", POST " + SSE_QUERY + ", POST "
+                                            + VALIDATE_QUERY + ", GET " + QUERIES + ", DELETE " + QUERIES
+                                            + "/{id}, GET " + HEALTH;
+    /** Idle keep-alive connections are closed after this long. */
+    private static final int IDLE_CONNECTION_MS = 60_000;
+    private static final int REQUEST_PARSE_TIMEOUT_MS = 30_000;
+    private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
+
+    private final Undertow undertow;
+    private final InetSocketAddress address;
+
+    private RestServer(Undertow undertow, InetSocketAddress address) {
+        this.undertow = undertow;
+        this.address = address;
+    }
+
+    /** Serves {@code service} on {@code bullet.rest.host}:{@code bullet.rest.port} of its settings. */
+    public static RestServer start(QueryService service) {
+        return start(service, service.settings());
+    }
+
+    /**
+     * Binds and serves.
+     *
+     * @throws BulletException if the address cannot be bound (e.g. the port is taken)
+     */
+    public static RestServer start(QueryService service, RestSettings settings) {
+        Undertow undertow = Undertow.builder()
+                .addHttpListener(settings.port(), settings.host())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, IDLE_CONNECTION_MS)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, REQUEST_PARSE_TIMEOUT_MS)
+                .setHandler(new HttpContinueReadHandler(new Routes(service, settings)))
+                .build();
+        try {
+            undertow.start();
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new BulletException("The REST service cannot listen on " + settings.host() + ":" + settings.port()
+                                      + ": " + cause.getMessage() + " (is the port taken? choose another one)", e);
+        }
+        InetSocketAddress bound = (InetSocketAddress) undertow.getListenerInfo().get(0).getAddress();
+        RestServer server = new RestServer(undertow, bound);
+        LOG.info("REST service listening on {}{}", server.url(), API);
+        return server;
+    }
+
+    public int port() {
+        return address.getPort();
+    }
+
+    /** {@code http://host:port}, without a path. */
+    public String url() {
+        String host = address.getAddress().getHostAddress();
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    /** Stops listening and closes every connection. Close the {@link QueryService} first so clients get its answer. */
+    @Override
+    public void close() {
+        undertow.stop();
+    }
+
+    /** The routes. Bad input never escapes as an exception; anything else is a bug and answered 500. */
+    private static final class Routes implements HttpHandler {
+        private final QueryService service;
+        private final RestSettings settings;
+
+        Routes(QueryService service, RestSettings settings) {
+            this.service = service;
+            this.settings = settings;
+        }
+
+        @Override
+        public void handleRequest(HttpServerExchange exchange) {
+            try {
+                route(exchange);
+            } catch (Exception | AssertionError e) {
+                Replies.internalError(exchange, e);
+            }
+        }
+
+        private void route(HttpServerExchange exchange) {
+            String path = withoutTrailingSlash(exchange.getRequestPath());
+            switch (path) {
+                case HTTP_QUERY -> {
+                    if (allow(exchange, Methods.POST)) {
+                        BodyReader.read(exchange, settings.maxBodyBytes(), this::httpQuery);
+                    }
+                }
+                case SSE_QUERY -> {
+                    if (allow(exchange, Methods.POST)) {
+                        BodyReader.read(exchange, settings.maxBodyBytes(), this::sseQuery);
+                    }
+                }
+                case VALIDATE_QUERY -> {
+                    if (allow(exchange, Methods.POST)) {
+                        BodyReader.read(exchange, settings.maxBodyBytes(), this::validateQuery);
+                    }
+                }
+                case QUERIES -> {
+                    if (allow(exchange, Methods.GET)) {
+                        listQueries(exchange);
+                    }
+                }
+                case HEALTH -> {
+                    if (allow(exchange, Methods.GET)) {
+                        health(exchange);
+                    }
+                }
+                default -> {
+                    String id = path.startsWith(QUERIES + "/") ? path.substring(QUERIES.length() + 1) : "";
+                    if (id.isEmpty() || id.contains("/")) {
+                        Replies.json(exchange, StatusCodes.NOT_FOUND, ErrorResults.of(
+                                "No endpoint at " + exchange.getRequestMethod() + " " + exchange.getRequestPath(),
+                                ENDPOINTS));
+                    } else if (allow(exchange, Methods.DELETE)) {
+                        kill(exchange, id);
+                    }
+                }
+            }
+        }
+
+        /** True if the method is the allowed one; else answers 405 with an {@code Allow} header. */
+        private static boolean allow(HttpServerExchange exchange, HttpString method) {
+            if (exchange.getRequestMethod().equals(method)) {
+                return true;
+            }
+            exchange.getResponseHeaders().put(Headers.ALLOW, method.toString());
+            Replies.json(exchange, StatusCodes.METHOD_NOT_ALLOWED, ErrorResults.of(
+                    "Method " + exchange.getRequestMethod() + " is not allowed on " + exchange.getRequestPath(),
+                    "Use " + method + " " + exchange.getRequestPath(), ENDPOINTS));
+            return false;
+        }
+
+        private void httpQuery(HttpServerExchange exchange, String body) {
+            onWorker(exchange, () -> {
+                Submission submission = service.submit(body, Mode.SINGLE_RESULT,
+                                                       id -> new HttpQueryResponder(exchange, id));
+                if (submission instanceof Refused refused) {
+                    refuse(exchange, refused);
+                }
+            });
+        }
+
+        private void sseQuery(HttpServerExchange exchange, String body) {
+            Executor worker = exchange.getConnection().getWorker();
+            onWorker(exchange, () -> {
+                SseStream[] stream = new SseStream[1];
+                Submission submission = service.submit(body, Mode.STREAM, id -> {
+                    stream[0] = new SseStream(id, settings.sseKeepAliveMs(), exchange.getIoThread(),
+                                              gone -> killForGoneClient(worker, gone));
+                    return stream[0];
+                });
+                if (submission instanceof Refused refused) {
+                    refuse(exchange, refused);
+                    return;
+                }
+                String id = ((Accepted) submission).id();
+                SseStream events = stream[0];
+                exchange.getIoThread().execute(() -> {
+                    try {
+                        exchange.getConnection().addCloseListener(connection -> events.clientClosed());
+                        exchange.getResponseHeaders().put(Replies.QUERY_ID_HEADER, id);
+                        exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-cache");
+                        new ServerSentEventHandler((connection, lastEventId) -> events.connected(connection))
+                                .handleRequest(exchange);
+                    } catch (Exception e) {
+                        Replies.internalError(exchange, e);
+                        killForGoneClient(worker, id);
+                    }
+                });
+            });
+        }
+
+        private void killForGoneClient(Executor worker, String id) {
+            worker.execute(() -> {
+                try {
+                    if (service.kill(id)) {
+                        LOG.info("Killed query {}: its sse-query client went away", id);
+                    }
+                } catch (PubSubException e) {
+                    LOG.warn("Cannot kill query {} whose client went away (it ends by its duration): {}", id,
+                             e.getMessage());
+                }
+            });
+        }
+
+        private void validateQuery(HttpServerExchange exchange, String body) {
+            Validation validation = service.validate(body);
+            if (!validation.valid()) {
+                Replies.json(exchange, StatusCodes.BAD_REQUEST, ErrorResults.of(validation.errors()));
+                return;
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("valid", true);
+            if (!validation.warnings().isEmpty()) {
+                out.put("warnings", validation.warnings());
+            }
+            Replies.json(exchange, StatusCodes.OK, ResultJson.toJson(out));
+        }
+
+        private void listQueries(HttpServerExchange exchange) {
+            JsonArray list = new JsonArray();
+            for (RunningQuery q : service.running()) {
+                JsonObject entry = new JsonObject();
+                entry.addProperty("id", q.id());
+                entry.add("query", q.query());
+                entry.addProperty("start_time", q.startTime());
+                list.add(entry);
+            }
+            Replies.json(exchange, StatusCodes.OK, ResultJson.gson().toJson(list));
+        }
+
+        private void kill(HttpServerExchange exchange, String id) {
+            onWorker(exchange, () -> {
+                boolean killed;
+                try {
+                    killed = service.kill(id);
+                } catch (PubSubException e) {
+                    Replies.jsonLater(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.forQuery(id,
+                            "Kafka did not take the KILL: " + e.getMessage(),
+                            "Check that Kafka is running, then retry", "GET " + HEALTH + " shows the state"));
+                    return;
+                }
+                if (killed) {
+                    Replies.emptyLater(exchange, StatusCodes.NO_CONTENT);
+                } else {
+                    Replies.jsonLater(exchange, StatusCodes.NOT_FOUND, ErrorResults.of(
+                            "No query " + id + " is running on this REST instance",
+                            "GET " + QUERIES + " lists the running queries; a query that ended is gone"));
+                }
+            });
+        }
+
+        private void health(HttpServerExchange exchange) {
+            exchange.dispatch(SameThreadExecutor.INSTANCE, () -> service.health().whenComplete((health, failure) -> {
+                if (failure != null) {
+                    Replies.internalError(exchange, failure);
+                } else if (health.up()) {
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("status", "UP");
+                    out.put("detail", health.detail());
+                    Replies.jsonLater(exchange, StatusCodes.OK, ResultJson.toJson(out));
+                } else {
+                    Replies.jsonLater(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.of(
+                            "Bullet is not available: " + health.detail(),
+                            "Start Kafka and the topology (locally: scripts/bullet-local.sh), then retry"));
+                }
+            }));
+        }
+
+        private static void refuse(HttpServerExchange exchange, Refused refused) {
+            int status = switch (refused.reason()) {
+                case INVALID -> StatusCodes.BAD_REQUEST;
+                case TOO_MANY_QUERIES -> StatusCodes.TOO_MANY_REQUESTS;
+                case UNAVAILABLE -> StatusCodes.SERVICE_UNAVAILABLE;
+            };
+            exchange.getIoThread().execute(() -> {
+                if (status != StatusCodes.BAD_REQUEST && !exchange.isResponseStarted()) {
+                    exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
+                }
+                Replies.json(exchange, status, refused.errorJson());
+            });
+        }
+
+        /**
+         * Runs work that may wait for Kafka on a worker thread. The exchange stays open until a reply is sent
+         * (called from an IO-thread callback, within Undertow's handler call).
+         */
+        private static void onWorker(HttpServerExchange exchange, Runnable work) {
+            exchange.dispatch(exchange.getConnection().getWorker(), () -> {
+                try {
+                    work.run();
+                } catch (RuntimeException | AssertionError e) {
+                    Replies.internalError(exchange, e);
+                }
+            });
+        }
+
+        private static String withoutTrailingSlash(String path) {
+            String p = path;
+            while (p.length() > 1 && p.endsWith("/")) {
+                p = p.substring(0, p.length() - 1);
+            }
+            return p;
+        }
+    }
+}
