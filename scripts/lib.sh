@@ -141,3 +141,25 @@ await_queries_registered() {
   [[ "$(cat "$probe_out.code" 2>/dev/null)" == 200 && "$(jq '.records | length' "$probe_out" 2>/dev/null)" == 1 ]] \
     || die "the probe query failed (HTTP $(cat "$probe_out.code" 2>/dev/null)): $(head -c 300 "$probe_out" 2>/dev/null)"
 }
+
+# Runs the in-process pipeline benchmark (P4 "throughput" or P5 "curve"); results under $BENCH_OUT.
+bench_pipeline() {
+  local mode="$1"; shift
+  local out="${BENCH_OUT:-$BULLET_HOME/target/bench}"
+  for arg in "$@"; do
+    if [[ "$arg" == "--help" || "$arg" == "-h" ]]; then
+      echo "Usage: bench-$mode.sh [options]; results go to $out/$mode.json and $mode.png"
+      echo "Options: --queries 0,100,1000,10000 --rates 10000,25000,50000 --rate 10000 --step-seconds 15"
+      echo "         --warmup-seconds 10 --repeats 3 --filter-parallelism N"
+      return 0
+    fi
+  done
+  [[ -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]] \
+    || die "the benchmark classes are not built: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
+  bullet_classpath
+  mkdir -p "$out"
+  java ${BENCH_JAVA_OPTS:--Xms3g -Xmx3g} -Dstorm.jar="$BULLET_HOME/pom.xml" \
+    -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
+    -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.PipelineBenchmark --mode "$mode" \
+    --out "$out/$mode.json" --png "$out/$mode.png" "$@"
+}

@@ -1,7 +1,10 @@
 package dev.bullet.querying.aggregations;
 
+import dev.bullet.query.NamedField;
 import dev.bullet.querying.ResultJson;
+import dev.bullet.record.Record;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +14,15 @@ import java.util.Map;
  */
 final class SketchKeys {
     private SketchKeys() {
+    }
+
+    /** The key of the combination of these fields' values in a record. */
+    static String keyOf(List<NamedField> fields, Record record) {
+        List<Object> values = new ArrayList<>(fields.size());
+        for (NamedField f : fields) {
+            values.add(normalize(record.get(f.path())));
+        }
+        return key(values);
     }
 
     static String key(List<Object> values) {

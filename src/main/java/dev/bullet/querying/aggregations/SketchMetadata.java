@@ -2,68 +2,43 @@ package dev.bullet.querying.aggregations;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 
 /** Builds the {@code meta.sketches} entries of SPEC §6.8 from DataSketches objects, under their concept names. */
 final class SketchMetadata {
     private SketchMetadata() {
     }
 
-    interface Bounds {
-        double upper(int stdDevs);
-
-        double lower(int stdDevs);
-    }
-
-    static Map<String, Object> standardDeviations(Bounds bounds) {
+    static Map<String, Object> standardDeviations(IntToDoubleFunction upper, IntToDoubleFunction lower) {
         Map<String, Object> result = new LinkedHashMap<>();
         for (int i = 1; i <= 3; i++) {
             Map<String, Object> b = new LinkedHashMap<>();
-            b.put("upperBound", bounds.upper(i));
-            b.put("lowerBound", bounds.lower(i));
+            b.put("upperBound", upper.applyAsDouble(i));
+            b.put("lowerBound", lower.applyAsDouble(i));
             result.put(Integer.toString(i), b);
         }
         return result;
     }
 
-    static Map<String, Object> of(org.apache.datasketches.tuple.Sketch<?> sketch) {
+    private static Map<String, Object> common(boolean estimated, IntToDoubleFunction upper, IntToDoubleFunction lower,
+                                              String family, int size, double theta, double estimate) {
         Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("was_estimated", sketch.isEstimationMode());
-        meta.put("standard_deviations", standardDeviations(new Bounds() {
-            @Override
-            public double upper(int k) {
-                return sketch.getUpperBound(k);
-            }
-
-            @Override
-            public double lower(int k) {
-                return sketch.getLowerBound(k);
-            }
-        }));
-        meta.put("family", "TUPLE");
-        meta.put("size", sketch.getRetainedEntries());
-        meta.put("theta", sketch.getTheta());
-        meta.put("uniques_estimate", sketch.getEstimate());
+        meta.put("was_estimated", estimated);
+        meta.put("standard_deviations", standardDeviations(upper, lower));
+        meta.put("family", family);
+        meta.put("size", size);
+        meta.put("theta", theta);
+        meta.put("uniques_estimate", estimate);
         return meta;
     }
 
-    static Map<String, Object> of(org.apache.datasketches.theta.Sketch sketch) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("was_estimated", sketch.isEstimationMode());
-        meta.put("standard_deviations", standardDeviations(new Bounds() {
-            @Override
-            public double upper(int k) {
-                return sketch.getUpperBound(k);
-            }
+    static Map<String, Object> of(org.apache.datasketches.tuple.Sketch<?> sketch) {
+        return common(sketch.isEstimationMode(), sketch::getUpperBound, sketch::getLowerBound, "TUPLE",
+                      sketch.getRetainedEntries(), sketch.getTheta(), sketch.getEstimate());
+    }
 
-            @Override
-            public double lower(int k) {
-                return sketch.getLowerBound(k);
-            }
-        }));
-        meta.put("family", sketch.getFamily().getFamilyName());
-        meta.put("size", sketch.getCurrentBytes());
-        meta.put("theta", sketch.getTheta());
-        meta.put("uniques_estimate", sketch.getEstimate());
-        return meta;
+    static Map<String, Object> of(org.apache.datasketches.theta.Sketch sketch) {
+        return common(sketch.isEstimationMode(), sketch::getUpperBound, sketch::getLowerBound,
+                      sketch.getFamily().getFamilyName(), sketch.getCurrentBytes(), sketch.getTheta(), sketch.getEstimate());
     }
 }

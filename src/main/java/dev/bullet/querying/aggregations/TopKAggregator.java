@@ -43,11 +43,7 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        List<Object> values = new ArrayList<>(fields.size());
-        for (NamedField f : fields) {
-            values.add(SketchKeys.normalize(record.get(f.path())));
-        }
-        sketch.update(SketchKeys.key(values));
+        sketch.update(SketchKeys.keyOf(fields, record));
     }
 
     @Override
