@@ -27,6 +27,7 @@ Timestamps come from the machine's clock: run it on the machine of the stack.
   --repetitions N       repetitions of each test (default 20)
   --test 1|2|all        which test (default all)
   --duration MS         the queries' duration, the most one repetition waits (default 20000)
+  --json FILE           also write the p50/p99 of every measure as JSON (machine-readable result)
   --help                this text
 
 Needs curl, jq, Java and the build (mvn -B -q package -DskipTests).
@@ -50,6 +51,7 @@ while (($#)); do
     --repetitions) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "--repetitions needs a positive number"; REPETITIONS="$2"; shift 2 ;;
     --test) [[ $# -ge 2 && "$2" =~ ^(1|2|all)$ ]] || die "--test needs 1, 2 or all"; TESTS="$2"; shift 2 ;;
     --duration) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "--duration needs a positive number of ms"; DURATION="$2"; shift 2 ;;
+    --json) [[ $# -ge 2 ]] || die "--json needs a file"; JSON_OUT="$2"; shift 2 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -142,6 +144,7 @@ wanted_record() {
   printf '{"id":"%s","timestamp":%s}' "$WANTED" "$(now_ms)"
 }
 
+JSON_OUT="${JSON_OUT:-}"
 failed=0
 if [[ "$TESTS" == 1 || "$TESTS" == all ]]; then
   echo "Test 1: minimum latency, $REPETITIONS repetitions ..."
@@ -170,5 +173,17 @@ if [[ "$TESTS" == 2 || "$TESTS" == all ]]; then
   done
   report test2 "Test 2 (time to find a generated record)" "$answered"
   (( answered == REPETITIONS )) || failed=1
+fi
+if [[ -n "$JSON_OUT" ]]; then
+  # {"test1": {"finished": {"p50": x, "p99": y, "n": k}, ...}, ...}
+  for f in "$WORK"/test*.*; do
+    [[ -s "$f" ]] || continue
+    name="$(basename "$f")"
+    jq -s --arg t "${name%%.*}" --arg m "${name#*.}" 'sort | length as $n |
+      {($t): {($m): {p50: .[((0.5 * $n) | ceil) - 1], p99: .[((0.99 * $n) | ceil) - 1], n: $n}}}' "$f"
+  done | jq -s --argjson reps "$REPETITIONS" 'reduce .[] as $x ({}; . * $x) |
+      {benchmark: "P1/P2 (latency.sh)", repetitions: $reps, unit: "ms relative to query_receive_time",
+       date: (now | todate)} + .' > "$JSON_OUT"
+  echo "wrote $JSON_OUT"
 fi
 exit "$failed"
