@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# A real multi-process Storm cluster on this machine from Maven Central jars (no Storm distribution needed):
+# ZooKeeper, Nimbus and a Supervisor as separate JVMs, the supervisor launching real worker JVMs.
+# For trying the topology the way `storm jar` runs it, with one or more workers.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+  cat <<USAGE
+Usage: storm-cluster.sh start | submit [BulletTopologyMain flags...] [-c key=value ...] | list | kill NAME | stop | --help
+
+  start    build \$STORM_HOME (first time: Maven Central), start ZooKeeper, Nimbus and a Supervisor; wait until ready
+  submit   the equivalent of 'storm jar target/bullet-storm-*.jar dev.bullet.storm.BulletTopologyMain ...'
+  list     the running topologies
+  kill     kill a topology (wait 1 s)
+  stop     stop workers, supervisor, nimbus and ZooKeeper (in that order)
+
+Environment (all optional):
+  STORM_HOME       where the cluster lives (default $BULLET_HOME/target/storm-home)
+  STORM_ZK_PORT    ZooKeeper port (2181)      STORM_NIMBUS_PORT  Nimbus thrift port (6627)
+  STORM_SUP_PORT   Supervisor thrift (6628)   STORM_SLOTS        worker ports, comma-separated (6700,6701)
+Logs: \$STORM_HOME/logs (daemons), \$STORM_HOME/logs/workers-artifacts/<topology-id>/<port>/worker.log (workers).
+The scheduler is Storm's default one, which honours topology.workers (the Resource Aware Scheduler ignores it).
+USAGE
+}
+
+H="${STORM_HOME:-$BULLET_HOME/target/storm-home}"
+ZK_PORT="${STORM_ZK_PORT:-2181}"
+NIMBUS_PORT="${STORM_NIMBUS_PORT:-6627}"
+SUP_PORT="${STORM_SUP_PORT:-6628}"
+SLOTS="${STORM_SLOTS:-6700,6701}"
+RUN="$H/run"
+DAEMON_CP="$H/lib/*:$H/conf"
+CLIENT_CP="$H/lib-worker/*:$H/conf"
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+await() { # await SECONDS DESCRIPTION COMMAND...
+  local seconds="$1" what="$2"; shift 2
+  local deadline=$((SECONDS + seconds))
+  until "$@"; do
+    (( SECONDS < deadline )) || die "timed out after ${seconds}s waiting for $what (logs in $H/logs)"
+    sleep 0.2
+  done
+}
+
+build_home() {
+  if [[ ! -f "$H/lib/storm-server-2.8.3.jar" || ! -f "$H/lib-worker/storm-client-2.8.3.jar" ]]; then
+    require_cmd mvn "Apache Maven"
+    echo "building $H from Maven Central ..." >&2
+    mvn -B -q -f "$BULLET_HOME/conf/storm-home/pom.xml" -P lib dependency:copy-dependencies -DoutputDirectory="$H/lib" >&2
+    mvn -B -q -f "$BULLET_HOME/conf/storm-home/pom.xml" -P lib-worker dependency:copy-dependencies -DoutputDirectory="$H/lib-worker" >&2
+  fi
+  mkdir -p "$H/conf" "$H/log4j2" "$H/logs" "$RUN"
+  local slots=""
+  IFS=',' read -ra ports <<< "$SLOTS"
+  for p in "${ports[@]}"; do slots+="${slots:+, }$p"; done
+  cat > "$H/conf/storm.yaml" <<YAML
+storm.zookeeper.servers: ["127.0.0.1"]
+storm.zookeeper.port: $ZK_PORT
+nimbus.seeds: ["127.0.0.1"]
+nimbus.thrift.port: $NIMBUS_PORT
+supervisor.thrift.port: $SUP_PORT
+storm.local.hostname: "127.0.0.1"
+storm.local.dir: "$H/storm-local"
+dev.zookeeper.path: "$H/dev-zk"
+supervisor.slots.ports: [$slots]
+worker.childopts: "-Xmx%HEAP-MEM%m -XX:+HeapDumpOnOutOfMemoryError"
+supervisor.memory.capacity.mb: 8192.0
+supervisor.cpu.capacity: 1000.0
+nimbus.monitor.freq.secs: 2
+YAML
+  cat > "$H/log4j2/cluster.xml" <<'XML'
+<Configuration monitorInterval="60" shutdownHook="disable">
+  <Appenders>
+    <File name="A1" fileName="${sys:storm.log.dir}/${sys:logfile.name}">
+      <PatternLayout pattern="%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n"/></File>
+  </Appenders>
+  <Loggers>
+    <Logger name="org.apache.storm.shade" level="WARN"/>
+    <Root level="INFO"><AppenderRef ref="A1"/></Root>
+  </Loggers>
+</Configuration>
+XML
+  cat > "$H/log4j2/worker.xml" <<'XML'
+<Configuration monitorInterval="60" shutdownHook="disable">
+  <Properties><Property name="dir">${sys:workers.artifacts}/${sys:storm.id}/${sys:worker.port}</Property></Properties>
+  <Appenders>
+    <File name="A1" fileName="${dir}/${sys:logfile.name}"><PatternLayout pattern="%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n"/></File>
+    <File name="STDOUT" fileName="${dir}/${sys:logfile.name}.out"><PatternLayout pattern="%msg%n"/></File>
+    <File name="STDERR" fileName="${dir}/${sys:logfile.name}.err"><PatternLayout pattern="%msg%n"/></File>
+  </Appenders>
+  <Loggers>
+    <Logger name="org.apache.storm.shade" level="WARN"/>
+    <Logger name="STDOUT" level="INFO" additivity="false"><AppenderRef ref="STDOUT"/></Logger>
+    <Logger name="STDERR" level="INFO" additivity="false"><AppenderRef ref="STDERR"/></Logger>
+    <Root level="INFO"><AppenderRef ref="A1"/></Root>
+  </Loggers>
+</Configuration>
+XML
+}
+
+daemon_opts() {
+  echo "-server -Ddaemon.name=$1 -Dstorm.options= -Dstorm.home=$H -Dstorm.log.dir=$H/logs -Dstorm.conf.file= -Dlogfile.name=$1.log -Dlog4j.configurationFile=$H/log4j2/cluster.xml"
+}
+
+start_daemon() { # name heap main-class
+  # shellcheck disable=SC2046
+  nohup java $(daemon_opts "$1") "$2" -cp "$DAEMON_CP" "$3" > "$RUN/$1.out" 2>&1 &
+  echo $! > "$RUN/$1.pid"
+}
+
+cmd="${1:-}"
+[[ -n "$cmd" ]] || { usage >&2; DIE_STATUS=2 die "a command is needed"; }
+shift || true
+case "$cmd" in
+  --help|-h) usage ;;
+  start)
+    require_cmd java "a Java 17 runtime"
+    for port in "$ZK_PORT" "$NIMBUS_PORT" "$SUP_PORT"; do
+      ! port_open "$port" || die "port $port is in use (another cluster running? try: storm-cluster.sh stop)"
+    done
+    build_home
+    rm -rf "$H/storm-local" "$H/dev-zk" "$H/storm_rocks" "$H"/logs/*
+    mkdir -p "$H/logs"
+    start_daemon dev_zookeeper -Xmx256m org.apache.storm.command.DevZookeeper
+    await 60 "ZooKeeper on $ZK_PORT" port_open "$ZK_PORT"
+    start_daemon nimbus -Xmx768m org.apache.storm.daemon.nimbus.Nimbus
+    start_daemon supervisor -Xmx256m org.apache.storm.daemon.supervisor.Supervisor
+    await 120 "Nimbus on $NIMBUS_PORT" port_open "$NIMBUS_PORT"
+    await 120 "the Supervisor on $SUP_PORT" port_open "$SUP_PORT"
+    await 120 "Nimbus to lead" grep -qs "Accepting leadership" "$H/logs/nimbus.log"
+    echo "STORM_CLUSTER_READY nimbus=127.0.0.1:$NIMBUS_PORT home=$H"
+    ;;
+  submit)
+    bullet_classpath
+    jar="$(ls "$BULLET_HOME"/target/bullet-storm-*.jar 2>/dev/null | grep -v original- | head -1)"
+    [[ -n "$jar" ]] || die "no topology jar: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
+    copts=(); args=()
+    while (($#)); do
+      if [[ "$1" == "-c" && $# -ge 2 ]]; then copts+=("$2"); shift 2; else args+=("$1"); shift; fi
+    done
+    opts="$(printf '%s\n' "${copts[@]+"${copts[@]}"}" | jq -sRr 'split("\n") | map(select(length > 0) | @uri) | join(",")')"
+    exec java -client -Dstorm.options="$opts" -Dstorm.home="$H" -Dstorm.conf.file= -Dstorm.jar="$jar" \
+      -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
+      -cp "$CLIENT_CP:$jar" dev.bullet.storm.BulletTopologyMain "${args[@]+"${args[@]}"}"
+    ;;
+  list) exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.ListTopologies ;;
+  kill)
+    [[ $# -ge 1 ]] || DIE_STATUS=2 die "kill needs the topology name"
+    exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.KillTopology "$1" -w 1 ;;
+  stop)
+    for p in "$H"/storm-local/workers/*/pids/*; do [[ -e "$p" ]] && kill "$(basename "$p")" 2>/dev/null || true; done
+    for d in supervisor nimbus dev_zookeeper; do
+      [[ -f "$RUN/$d.pid" ]] || continue
+      pid="$(cat "$RUN/$d.pid")"
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      kill -9 "$pid" 2>/dev/null || true
+      rm -f "$RUN/$d.pid"
+    done
+    for p in "$H"/storm-local/workers/*/pids/*; do [[ -e "$p" ]] && kill -9 "$(basename "$p")" 2>/dev/null || true; done
+    echo "stopped"
+    ;;
+  *) usage >&2; DIE_STATUS=2 die "unknown command '$cmd'" ;;
+esac
