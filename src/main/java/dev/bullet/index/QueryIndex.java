@@ -41,7 +41,7 @@ public final class QueryIndex<Q> {
     }
 
     /** Where a query was put, to take it out again. */
-    private record Entry(FieldPath path, List<Object> keys, RangeList<?> range) {
+    private record Placement(FieldPath path, List<Object> keys, RangeList<?> range) {
     }
 
     /**
@@ -131,31 +131,43 @@ public final class QueryIndex<Q> {
 
     private final List<PathIndex<Q>> paths = new ArrayList<>();
     private final List<Q> scan = new ArrayList<>();
-    private final Map<Q, Entry> entries = new IdentityHashMap<>();
+    private final Map<Q, List<Placement>> entries = new IdentityHashMap<>();
 
-    /** Adds a query with its (validated) filter clause. */
+    /**
+     * Adds a query with its (validated) filter clause: under every equality it may match through (one, or one per
+     * branch of an OR of equalities), else under its numeric range, else on the scan list. A query placed under
+     * several paths can be handed out more than once for one record: callers visit each query once per record.
+     */
     public void add(Q query, Clause filter) {
-        Clause.Relational equality = indexable(filter);
-        if (equality == null) {
-            Clause.Relational range = rangeIndexable(filter);
-            if (range != null) {
-                PathIndex<Q> index = pathIndex(range.field());
-                boolean above = range.operation() == Operation.GREATER_THAN || range.operation() == Operation.GREATER_EQUALS;
-                double threshold = above ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-                for (FilterValue v : range.values()) {
-                    double d = ((Number) Values.asNumber(v.value())).doubleValue();
-                    threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
-                }
-                RangeList<Q> list = above ? index.above : index.below;
-                list.add(query, threshold);
-                index.size++;
-                entries.put(query, new Entry(range.field(), List.of(), list));
-                return;
+        List<Clause.Relational> equalities = equalities(filter);
+        if (equalities != null) {
+            List<Placement> placements = new ArrayList<>();
+            for (Clause.Relational equality : equalities) {
+                placements.add(placeEquality(query, equality));
             }
-            scan.add(query);
-            entries.put(query, new Entry(null, List.of(), null));
+            entries.put(query, placements);
             return;
         }
+        Clause.Relational range = rangeIndexable(filter);
+        if (range != null) {
+            PathIndex<Q> index = pathIndex(range.field());
+            boolean above = range.operation() == Operation.GREATER_THAN || range.operation() == Operation.GREATER_EQUALS;
+            double threshold = above ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+            for (FilterValue v : range.values()) {
+                double d = ((Number) Values.asNumber(v.value())).doubleValue();
+                threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
+            }
+            RangeList<Q> list = above ? index.above : index.below;
+            list.add(query, threshold);
+            index.size++;
+            entries.put(query, List.of(new Placement(range.field(), List.of(), list)));
+            return;
+        }
+        scan.add(query);
+        entries.put(query, List.of());
+    }
+
+    private Placement placeEquality(Q query, Clause.Relational equality) {
         PathIndex<Q> index = pathIndex(equality.field());
         List<Object> keys = new ArrayList<>();
         for (FilterValue v : equality.values()) {
@@ -171,7 +183,7 @@ public final class QueryIndex<Q> {
             }
         }
         index.size++;
-        entries.put(query, new Entry(equality.field(), keys, null));
+        return new Placement(equality.field(), keys, null);
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
@@ -183,21 +195,28 @@ public final class QueryIndex<Q> {
     }
 
     /** Removes a query; returns whether it was there. */
-    @SuppressWarnings("unchecked")
     public boolean remove(Q query) {
-        Entry entry = entries.remove(query);
-        if (entry == null) {
+        List<Placement> placements = entries.remove(query);
+        if (placements == null) {
             return false;
         }
-        if (entry.path() == null) {
+        if (placements.isEmpty()) {
             scan.remove(query);
             return true;
         }
-        PathIndex<Q> index = pathIndex(entry.path());
-        if (entry.range() != null) {
-            ((RangeList<Q>) entry.range()).remove(query);
+        for (Placement placement : placements) {
+            unplace(query, placement);
         }
-        for (Object key : entry.keys()) {
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void unplace(Q query, Placement placement) {
+        PathIndex<Q> index = pathIndex(placement.path());
+        if (placement.range() != null) {
+            ((RangeList<Q>) placement.range()).remove(query);
+        }
+        for (Object key : placement.keys()) {
             Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof String ? index.byText
                     : key instanceof Double ? index.byNumber : index.byBoolean);
             List<Q> list = map.get(key);
@@ -211,7 +230,6 @@ public final class QueryIndex<Q> {
         if (--index.size == 0) {
             paths.remove(index);
         }
-        return true;
     }
 
     public int size() {
@@ -258,20 +276,33 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * The equality a filter requires, if it has one the index can use: {@code ==} with plain literal values (no
-     * null, no FIELD, no explicit type), itself or as a conjunct of a top-level AND.
+     * The equalities a filter can only match through, if the index can use them: {@code ==} with plain literal
+     * values (no null, no FIELD, no explicit type) — the filter itself, a conjunct of a top-level AND, or an OR whose
+     * every branch is such (then one per branch). {@code null} when there are none.
      */
-    static Clause.Relational indexable(Clause filter) {
+    static List<Clause.Relational> equalities(Clause filter) {
         if (filter instanceof Clause.Relational) {
-            return usable((Clause.Relational) filter) ? (Clause.Relational) filter : null;
+            return usable((Clause.Relational) filter) ? List.of((Clause.Relational) filter) : null;
         }
         if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
             for (Clause c : ((Clause.Logical) filter).clauses()) {
-                Clause.Relational r = indexable(c);
+                List<Clause.Relational> r = equalities(c);
                 if (r != null) {
                     return r;
                 }
             }
+            return null;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.OR) {
+            List<Clause.Relational> all = new ArrayList<>();
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                List<Clause.Relational> r = equalities(c);
+                if (r == null) {
+                    return null;
+                }
+                all.addAll(r);
+            }
+            return all;
         }
         return null;
     }

@@ -32,6 +32,8 @@ public final class FilterEngine {
     private final Consumer<FilterQuerier> visitor = this::visit;
     private Record current;
     private long currentNow;
+    /** Numbers the records of this engine, so a query met twice for one record (via two paths) consumes it once. */
+    private long recordStamp;
 
     public FilterEngine(QuerySettings settings) {
         this.settings = settings;
@@ -81,6 +83,7 @@ public final class FilterEngine {
         currentNow = now;
         for (int r = 0, size = records.size(); r < size; r++) {
             current = records.get(r);
+            recordStamp++;
             index.candidates(current, visitor);
         }
         current = null;
@@ -95,6 +98,9 @@ public final class FilterEngine {
     }
 
     private void visit(FilterQuerier querier) {
+        if (!querier.markVisited(recordStamp)) {
+            return;
+        }
         if (!querier.isSatisfied() && querier.consume(current, currentNow) && querier.isRaw() && !querier.hasPendingFlush()) {
             querier.markPendingFlush(true);
             touchedRaw.add(querier);

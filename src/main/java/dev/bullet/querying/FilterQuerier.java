@@ -34,6 +34,7 @@ public final class FilterQuerier {
     private long rawMatched;
     private long rawWindow;
     private boolean pendingFlush;
+    private long visitedStamp = -1;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -135,6 +136,15 @@ public final class FilterQuerier {
 
     public boolean isRaw() {
         return raw;
+    }
+
+    /** Marks this querier visited for the record numbered {@code stamp}; false when it already was. */
+    boolean markVisited(long stamp) {
+        if (visitedStamp == stamp) {
+            return false;
+        }
+        visitedStamp = stamp;
+        return true;
     }
 
     /** Bookkeeping for a caller that batches flushes: whether this querier is already queued for one. */

@@ -135,4 +135,19 @@ class FilterEngineTest {
         assertEquals(List.of(), out, "a removed query produces nothing, not even a last partial");
         assertFalse(engine.remove("raw"));
     }
+
+    @Test
+    void aQueryIndexedUnderTwoFieldsConsumesARecordMatchingBothOnce() {
+        String either = "{\"filters\": [{\"operation\": \"OR\", \"clauses\": ["
+                        + "{\"field\": \"id\", \"operation\": \"==\", \"values\": [\"a\"]},"
+                        + "{\"field\": \"n\", \"operation\": \"==\", \"values\": [\"7\"]}]}],"
+                        + " \"aggregation\": {\"type\": \"RAW\", \"size\": 10}, \"duration\": 10000}";
+        assertTrue(engine.add("q", either, T0));
+
+        engine.consume(List.of(rec("a", 7), rec("a", 1), rec("b", 7), rec("b", 1)), T0 + 10, out);
+
+        assertEquals(1, out.size());
+        List<Map<String, Object>> records = RawAggregator.decode(out.get(0).data());
+        assertEquals(List.of(Map.of("id", "a", "n", 7L), Map.of("id", "a", "n", 1L), Map.of("id", "b", "n", 7L)), records);
+    }
 }
