@@ -47,7 +47,7 @@ final class GroupAggregator implements Aggregator {
     }
 
     private String key(Record record) {
-        return SketchKeys.key(spec.groupValues(record));
+        return SketchKeys.keyOf(spec.fields(), record);
     }
 
     @Override
