@@ -40,17 +40,9 @@ public final class MaxQueriesBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                System.err.println("error: bad argument '" + args[i] + "'\n" + USAGE);
-                System.exit(2);
-            }
-            o.put(args[i], args[++i]);
+        Map<String, String> o = BenchOptions.parse(args, USAGE);
+        if (o == null) {
+            return;
         }
         String url = o.getOrDefault("--url", "http://127.0.0.1:9999").replaceAll("/$", "");
         String bootstrap = o.getOrDefault("--bootstrap", "127.0.0.1:9092");

@@ -62,17 +62,9 @@ public final class PipelineBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                System.err.println("error: bad argument '" + args[i] + "'\n" + USAGE);
-                System.exit(2);
-            }
-            o.put(args[i], args[++i]);
+        Map<String, String> o = BenchOptions.parse(args, USAGE);
+        if (o == null) {
+            return;
         }
         String mode = o.getOrDefault("--mode", "curve");
         int[] queries = ints(o.getOrDefault("--queries", mode.equals("throughput") ? "0,100,1000,10000" : "1,10,100,1000,2500,5000,10000"));
