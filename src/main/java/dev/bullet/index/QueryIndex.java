@@ -3,7 +3,7 @@ package dev.bullet.index;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
-import dev.bullet.querying.Values;
+import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
 

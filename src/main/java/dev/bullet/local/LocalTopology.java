@@ -1,10 +1,8 @@
 package dev.bullet.local;
 
-import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
-import dev.bullet.storm.BulletTopology;
-import org.apache.storm.LocalCluster;
+import dev.bullet.storm.LocalClusterRunner;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +15,7 @@ import java.util.Map;
 public final class LocalTopology implements AutoCloseable {
     private final EmbeddedKafka kafka;
     private final BulletSettings settings;
-    private LocalCluster cluster;
+    private LocalClusterRunner cluster;
 
     private LocalTopology(EmbeddedKafka kafka, BulletSettings settings) {
         this.kafka = kafka;
@@ -46,14 +44,7 @@ public final class LocalTopology implements AutoCloseable {
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS));
         kafka.createTopics(topics);
         LocalTopology local = new LocalTopology(kafka, settings);
-        try {
-            local.cluster = new LocalCluster();
-            local.cluster.submitTopology(settings.getString(SettingsTable.TOPOLOGY_NAME), BulletTopology.config(settings),
-                                         BulletTopology.build(settings));
-        } catch (Exception e) {
-            local.close();
-            throw new BulletException("cannot start the topology in local mode: " + e.getMessage(), e);
-        }
+        local.cluster = LocalClusterRunner.start(settings);
         return local;
     }
 
@@ -70,14 +61,7 @@ public final class LocalTopology implements AutoCloseable {
     public void close() {
         if (cluster != null) {
             try {
-                cluster.killTopology(settings.getString(SettingsTable.TOPOLOGY_NAME));
-            } catch (Exception ignored) {
-                // already gone: closing the cluster below is what matters
-            }
-            try {
                 cluster.close();
-            } catch (Exception e) {
-                throw new BulletException("cannot stop the local cluster", e);
             } finally {
                 cluster = null;
             }

@@ -1,7 +1,7 @@
 package dev.bullet.metrics;
 
 import dev.bullet.config.SettingsTable;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -47,7 +47,7 @@ public final class JsonLogSink implements MetricsSink {
                 line.put("task", p.task());
                 line.put("name", p.name());
                 line.put("value", p.value());
-                out.write(ResultJson.toJson(line));
+                out.write(JsonCodec.toJson(line));
                 out.write('\n');
             }
             out.flush();

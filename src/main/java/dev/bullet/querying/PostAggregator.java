@@ -1,5 +1,6 @@
 package dev.bullet.querying;
 
+import dev.bullet.query.Values;
 import dev.bullet.query.Expression;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.PostAggregation;

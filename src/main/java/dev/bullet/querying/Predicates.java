@@ -1,5 +1,6 @@
 package dev.bullet.querying;
 
+import dev.bullet.query.Values;
 import com.google.re2j.Pattern;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;

@@ -1,5 +1,6 @@
 package dev.bullet.querying;
 
+import dev.bullet.record.JsonCodec;
 import dev.bullet.common.BulletError;
 
 import java.util.LinkedHashMap;
@@ -23,6 +24,6 @@ public record Result(List<Map<String, Object>> records, Map<String, Object> meta
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("records", records);
         out.put("meta", meta);
-        return ResultJson.toJson(out);
+        return JsonCodec.toJson(out);
     }
 }

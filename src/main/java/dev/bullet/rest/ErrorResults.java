@@ -1,7 +1,7 @@
 package dev.bullet.rest;
 
 import dev.bullet.common.BulletError;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +37,6 @@ final class ErrorResults {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("records", List.of());
         result.put("meta", meta);
-        return ResultJson.toJson(result);
+        return JsonCodec.toJson(result);
     }
 }

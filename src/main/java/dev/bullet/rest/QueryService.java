@@ -15,7 +15,7 @@ import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.rest.QueryListener.Ending;
-import dev.bullet.storm.KafkaPubSubFactory;
+import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,7 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.bullet.BulletException;
 import dev.bullet.pubsub.PubSubException;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.rest.QueryService.Accepted;
 import dev.bullet.rest.QueryService.Mode;
 import dev.bullet.rest.QueryService.Refused;
@@ -252,7 +252,7 @@ public final class RestServer implements AutoCloseable {
             if (!validation.warnings().isEmpty()) {
                 out.put("warnings", validation.warnings());
             }
-            Replies.json(exchange, StatusCodes.OK, ResultJson.toJson(out));
+            Replies.json(exchange, StatusCodes.OK, JsonCodec.toJson(out));
         }
 
         private void listQueries(HttpServerExchange exchange) {
@@ -264,7 +264,7 @@ public final class RestServer implements AutoCloseable {
                 entry.addProperty("start_time", q.startTime());
                 list.add(entry);
             }
-            Replies.json(exchange, StatusCodes.OK, ResultJson.gson().toJson(list));
+            Replies.json(exchange, StatusCodes.OK, JsonCodec.gson().toJson(list));
         }
 
         private void kill(HttpServerExchange exchange, String id) {
@@ -296,7 +296,7 @@ public final class RestServer implements AutoCloseable {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("status", "UP");
                     out.put("detail", health.detail());
-                    Replies.jsonLater(exchange, StatusCodes.OK, ResultJson.toJson(out));
+                    Replies.jsonLater(exchange, StatusCodes.OK, JsonCodec.toJson(out));
                 } else {
                     Replies.jsonLater(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.of(
                             "Bullet is not available: " + health.detail(),

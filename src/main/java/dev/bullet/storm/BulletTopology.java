@@ -1,5 +1,8 @@
 package dev.bullet.storm;
 
+import dev.bullet.pubsub.PubSubFactory;
+import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;

@@ -1,5 +1,7 @@
 package dev.bullet.storm;
 
+import dev.bullet.ingest.KafkaSpoutConfig;
+import dev.bullet.ingest.KafkaBatchReader;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import java.util.Map;
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * read again (the consumer seeks back to its first offset in each of its partitions). All spout tasks share one
  * consumer group, which spreads the partitions over them; on a rebalance, the acked offsets of revoked
  * partitions are committed and their in-flight batches forgotten. See {@link KafkaBatchReader}, which holds the
- * Kafka logic, and {@link OffsetTracker}.
+ * Kafka logic, and {@code dev.bullet.ingest.OffsetTracker}.
  *
  * <p>Kafka errors never kill the worker: they are logged with context (at most every
  * {@value #ERROR_LOG_INTERVAL_MS} ms) and the read is retried on the next {@code nextTuple}.

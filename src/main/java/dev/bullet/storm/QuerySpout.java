@@ -1,5 +1,6 @@
 package dev.bullet.storm;
 
+import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.common.Clock;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Signal;

@@ -1,5 +1,6 @@
 package dev.bullet.storm;
 
+import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;

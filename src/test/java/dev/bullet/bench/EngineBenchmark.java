@@ -2,7 +2,7 @@ package dev.bullet.bench;
 
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 
@@ -105,7 +105,7 @@ public final class EngineBenchmark {
                            round(mine / ((Number) q.get(rate)).doubleValue()));
             }
         }
-        System.out.println(ResultJson.toJson(result));
+        System.out.println(JsonCodec.toJson(result));
     }
 
     /** The last run's details, with the rates replaced by the median of all runs and their min-max added. */

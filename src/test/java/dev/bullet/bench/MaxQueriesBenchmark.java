@@ -1,6 +1,6 @@
 package dev.bullet.bench;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -63,7 +63,7 @@ public final class MaxQueriesBenchmark {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (String n : o.getOrDefault("--queries", "1000,5000,10000").split(",")) {
                 Map<String, Object> point = run(http, producer, url, topic, Integer.parseInt(n.trim()), duration);
-                System.err.println(ResultJson.toJson(point));
+                System.err.println(JsonCodec.toJson(point));
                 points.add(point);
             }
         }
@@ -71,7 +71,7 @@ public final class MaxQueriesBenchmark {
         result.put("benchmark", "P3");
         result.put("date", java.time.Instant.now().toString());
         result.put("points", points);
-        System.out.println(ResultJson.toJson(result));
+        System.out.println(JsonCodec.toJson(result));
         System.exit(0);
     }
 
@@ -121,7 +121,7 @@ public final class MaxQueriesBenchmark {
                 HttpResponse<String> r = f.get(duration + 90_000, TimeUnit.MILLISECONDS);
                 statuses.merge(r.statusCode(), 1, Integer::sum);
                 List<Object> records = r.statusCode() == 200
-                        ? (List<Object>) ResultJson.parseMap(r.body()).get("records") : List.of();
+                        ? (List<Object>) JsonCodec.parseMap(r.body()).get("records") : List.of();
                 if (records.size() == 10) {
                     complete++;
                 }

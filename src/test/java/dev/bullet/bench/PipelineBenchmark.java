@@ -4,7 +4,7 @@ import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.generator.RecordGenerator;
 import dev.bullet.metrics.MetricPoint;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.testing.TopologyHarness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -98,11 +98,11 @@ public final class PipelineBenchmark {
                 } else {
                     points.add(bench.point(q, rate, step, repeats));
                 }
-                System.err.println(ResultJson.toJson(points.get(points.size() - 1)));
+                System.err.println(JsonCodec.toJson(points.get(points.size() - 1)));
             }
             result.put("points", points);
         }
-        String json = ResultJson.toJson(result);
+        String json = JsonCodec.toJson(result);
         System.out.println(json);
         if (o.containsKey("--out")) {
             Files.writeString(Path.of(o.get("--out")), json + "\n");

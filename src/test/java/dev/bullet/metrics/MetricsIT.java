@@ -3,7 +3,7 @@ package dev.bullet.metrics;
 import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.storm.BulletTopology;
 import dev.bullet.testing.TopologyHarness;
 import org.junit.jupiter.api.Test;
@@ -56,7 +56,7 @@ class MetricsIT {
         while (System.nanoTime() < deadline) {
             if (Files.exists(file)) {
                 for (String line : Files.readAllLines(file)) {
-                    Map<String, Object> point = ResultJson.parseMap(line);
+                    Map<String, Object> point = JsonCodec.parseMap(line);
                     if (wanted.test(point)) {
                         return point;
                     }

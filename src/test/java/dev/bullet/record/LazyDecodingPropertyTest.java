@@ -1,6 +1,6 @@
 package dev.bullet.record;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -64,7 +64,7 @@ class LazyDecodingPropertyTest {
         for (int i = r.nextInt(8); i >= 0; i--) {
             m.put(KEYS[r.nextInt(KEYS.length)], randomValue(r, 0));
         }
-        String json = ResultJson.toJson(m);
+        String json = JsonCodec.toJson(m);
         if (r.nextInt(4) == 0) {
             json = json.replace(",", " ,\n\t").replace(":", " : ");
         }

@@ -6,7 +6,7 @@ import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.query.QuerySettings;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.rest.QueryListener.Ending;
 import dev.bullet.rest.QueryService.Accepted;
 import dev.bullet.rest.QueryService.Health;
@@ -77,7 +77,7 @@ class QueryServiceTest {
         assertEquals(Refusal.INVALID, refused.reason());
         List<?> errors = errors(refused.errorJson());
         assertEquals(2, errors.size(), refused.errorJson());
-        assertEquals(List.of(), ResultJson.parseMap(refused.errorJson()).get("records"));
+        assertEquals(List.of(), JsonCodec.parseMap(refused.errorJson()).get("records"));
         assertTrue(publisher.sent.isEmpty());
         assertTrue(listener.events.isEmpty());
     }
@@ -260,7 +260,7 @@ class QueryServiceTest {
     }
 
     private static List<?> errors(String resultJson) {
-        return (List<?>) ((Map<?, ?>) ResultJson.parseMap(resultJson).get("meta")).get("errors");
+        return (List<?>) ((Map<?, ?>) JsonCodec.parseMap(resultJson).get("meta")).get("errors");
     }
 
     /** Records what a listener heard, as "result JSON" and "ENDING JSON" lines. */

@@ -7,8 +7,8 @@ import dev.bullet.local.LocalTopology;
 import dev.bullet.pubsub.KafkaPubSub;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Subscriber;
-import dev.bullet.querying.ResultJson;
-import dev.bullet.storm.KafkaPubSubFactory;
+import dev.bullet.record.JsonCodec;
+import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -150,7 +150,7 @@ class RestServiceIT {
         CompletableFuture<HttpResponse<String>> pending = postAsync(server, RestServer.HTTP_QUERY, query);
         Map<String, Object> entry = awaitListed(server, query);
         String id = (String) entry.get("id");
-        assertEquals(ResultJson.parse(query), entry.get("query"));
+        assertEquals(JsonCodec.parse(query), entry.get("query"));
         assertTrue(entry.get("start_time") instanceof Long);
 
         HttpResponse<String> deleted = send(server, HttpRequest.newBuilder(uri(server, RestServer.QUERIES + "/" + id))
@@ -195,7 +195,7 @@ class RestServiceIT {
         try (Stream<String> lines = r.body()) {
             lines.filter(line -> line.startsWith("data:")).forEach(line -> {
                 arrivals.add(System.nanoTime());
-                events.add(ResultJson.parseMap(line.substring("data:".length())));
+                events.add(JsonCodec.parseMap(line.substring("data:".length())));
             });
         }
         assertEquals(4, events.size(), "three windows and the final result, then the stream closes: " + events);
@@ -439,7 +439,7 @@ class RestServiceIT {
     }
 
     private Map<String, Object> awaitListed(RestServer via, String query) {
-        Object parsed = ResultJson.parse(query);
+        Object parsed = JsonCodec.parse(query);
         AtomicReference<Map<String, Object>> found = new AtomicReference<>();
         awaitCondition(() -> {
             for (Map<String, Object> q : listed(via)) {
@@ -457,7 +457,7 @@ class RestServiceIT {
     private List<Map<String, Object>> listed(RestServer via) {
         HttpResponse<String> r = get(via, RestServer.QUERIES);
         assertEquals(200, r.statusCode());
-        return (List<Map<String, Object>>) ResultJson.parse(r.body());
+        return (List<Map<String, Object>>) JsonCodec.parse(r.body());
     }
 
     private static void awaitCondition(BooleanSupplier condition, Duration timeout, String failure) {
@@ -518,7 +518,7 @@ class RestServiceIT {
     }
 
     private static Map<String, Object> json(String body) {
-        return ResultJson.parseMap(body);
+        return JsonCodec.parseMap(body);
     }
 
     @SuppressWarnings("unchecked")

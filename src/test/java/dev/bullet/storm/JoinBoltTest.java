@@ -3,7 +3,7 @@ package dev.bullet.storm;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.Record;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -45,7 +45,7 @@ class JoinBoltTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> json(Emission result) {
-        return (Map<String, Object>) ResultJson.parse(result.value(1));
+        return (Map<String, Object>) JsonCodec.parse(result.value(1));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.bullet.storm;
 
+import dev.bullet.ingest.KafkaSpoutConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -7,7 +7,7 @@ import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -105,7 +105,7 @@ class StormClusterIT {
         while (System.nanoTime() < deadline) {
             if (Files.exists(metrics)) {
                 for (String line : Files.readAllLines(metrics)) {
-                    Map<String, Object> point = ResultJson.parseMap(line);
+                    Map<String, Object> point = JsonCodec.parseMap(line);
                     if ("memory.heap.used".equals(point.get("name"))) {
                         seen.add(point.get("worker"));
                     }
@@ -139,7 +139,7 @@ class StormClusterIT {
                     firehose.flush();
                     for (PubSubMessage m : results.receive(Duration.ofMillis(500))) {
                         if (m.id().equals(id) && m.signal() == Signal.COMPLETE) {
-                            List<Object> records = (List<Object>) ResultJson.parseMap(m.payload()).get("records");
+                            List<Object> records = (List<Object>) JsonCodec.parseMap(m.payload()).get("records");
                             if (records.size() == 1) {
                                 return;
                             }

@@ -4,7 +4,7 @@ import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.Result;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.testing.TopologyHarness;
 import dev.bullet.tools.OfflineRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -117,7 +117,7 @@ class TopologyIT {
             new OfflineRunner(QuerySettings.from(stack.settings()), () -> 0L)
                     .run(queryTexts.get(i), new BufferedReader(new StringReader(lines.toString())), offline::add,
                          new PrintStream(PrintStream.nullOutputStream()));
-            Object expected = ResultJson.parseMap(offline.get(offline.size() - 1).toJson()).get("records");
+            Object expected = JsonCodec.parseMap(offline.get(offline.size() - 1).toJson()).get("records");
             assertEquals(expected, out.get(out.size() - 1).get("records"), queryTexts.get(i));
         }
     }

@@ -1,6 +1,6 @@
 package dev.bullet.testing;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.MapRecord;
 import dev.bullet.record.Record;
 
@@ -54,7 +54,7 @@ public final class Records {
     }
 
     public String json() {
-        return ResultJson.toJson(fields);
+        return JsonCodec.toJson(fields);
     }
 
     /** An ordered map from key/value pairs (values may be null). */

@@ -8,9 +8,9 @@ import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.config.SettingsTable;
-import dev.bullet.storm.KafkaPubSubFactory;
+import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -123,7 +123,7 @@ public final class TopologyHarness implements AutoCloseable {
 
     private void poll() {
         for (PubSubMessage m : results.receive(Duration.ofMillis(200))) {
-            Map<String, Object> result = ResultJson.parseMap(m.payload());
+            Map<String, Object> result = JsonCodec.parseMap(m.payload());
             result.put("__final", m.signal() == Signal.COMPLETE);
             received.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(result);
         }

@@ -1,6 +1,6 @@
 package dev.bullet.tools;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -69,8 +69,8 @@ class GoldenFilesTest {
         assertEquals(expected.size(), actual.size(), "number of results" + context);
         boolean unordered = Files.exists(dir.resolve("unordered"));
         for (int i = 0; i < expected.size(); i++) {
-            Map<String, Object> e = ResultJson.parseMap(expected.get(i));
-            Map<String, Object> a = ResultJson.parseMap(actual.get(i));
+            Map<String, Object> e = JsonCodec.parseMap(expected.get(i));
+            Map<String, Object> a = JsonCodec.parseMap(actual.get(i));
             assertEquals(List.of("records", "meta"), List.copyOf(a.keySet()), "result shape" + context);
             assertRecords(e.get("records"), a.get("records"), unordered, "result " + (i + 1) + context);
             assertMeta(asMap(e.get("meta")), asMap(a.get("meta")), "result " + (i + 1) + " meta" + context);

@@ -1,6 +1,6 @@
 package dev.bullet.tools;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +41,7 @@ class QueryMainTest {
     }
 
     private List<Map<String, Object>> results() {
-        return stdout().lines().filter(l -> !l.isBlank()).map(ResultJson::parseMap).toList();
+        return stdout().lines().filter(l -> !l.isBlank()).map(JsonCodec::parseMap).toList();
     }
 
     private Path file(String name, String content) throws IOException {

@@ -1,7 +1,7 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.GroupOperation;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.tuple.DeserializeResult;
@@ -168,7 +168,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
             usedList.add(u);
         }
         state.add(usedList);
-        byte[] json = ResultJson.toJson(state).getBytes(StandardCharsets.UTF_8);
+        byte[] json = JsonCodec.toJson(state).getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(4 + json.length).order(ByteOrder.LITTLE_ENDIAN).putInt(json.length).put(json).array();
     }
 
@@ -177,7 +177,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         int length = memory.getInt(0);
         byte[] json = new byte[length];
         memory.getByteArray(4, json, 0, length);
-        List<Object> state = ResultJson.parseList(new String(json, StandardCharsets.UTF_8));
+        List<Object> state = JsonCodec.parseList(new String(json, StandardCharsets.UTF_8));
         GroupMetrics m = new GroupMetrics(spec);
         m.groupValues = (List<Object>) state.get(0);
         m.count = ((Number) state.get(1)).longValue();

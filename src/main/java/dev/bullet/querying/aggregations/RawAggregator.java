@@ -1,6 +1,6 @@
 package dev.bullet.querying.aggregations;
 
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 
 import java.nio.charset.StandardCharsets;
@@ -44,12 +44,12 @@ public final class RawAggregator implements Aggregator {
 
     /** Decodes a RAW partial into its records. */
     public static List<Map<String, Object>> decode(byte[] partial) {
-        return ResultJson.parseRecords(new String(partial, StandardCharsets.UTF_8));
+        return JsonCodec.parseRecords(new String(partial, StandardCharsets.UTF_8));
     }
 
     @Override
     public byte[] serialize() {
-        return ResultJson.toJson(records).getBytes(StandardCharsets.UTF_8);
+        return JsonCodec.toJson(records).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

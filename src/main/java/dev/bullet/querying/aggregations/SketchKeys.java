@@ -1,7 +1,7 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.NamedField;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ final class SketchKeys {
                 for (NamedField f : fields) {
                     values.add(normalize(record.get(f.path())));
                 }
-                return ResultJson.toJson(values);
+                return JsonCodec.toJson(values);
             }
         }
         return sb.append(']').toString();
@@ -41,7 +41,7 @@ final class SketchKeys {
                 sb.append(',');
             }
             if (!append(sb, values.get(i))) {
-                return ResultJson.toJson(values);
+                return JsonCodec.toJson(values);
             }
         }
         return sb.append(']').toString();
@@ -76,13 +76,13 @@ final class SketchKeys {
     }
 
     static List<Object> values(String key) {
-        return ResultJson.parseList(key);
+        return JsonCodec.parseList(key);
     }
 
     /** Lists and maps are grouped by their JSON text; primitives as themselves. */
     static Object normalize(Object value) {
         if (value instanceof Map || value instanceof List) {
-            return ResultJson.toJson(value);
+            return JsonCodec.toJson(value);
         }
         return value;
     }

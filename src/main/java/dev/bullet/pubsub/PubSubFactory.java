@@ -1,7 +1,5 @@
-package dev.bullet.storm;
+package dev.bullet.pubsub;
 
-import dev.bullet.pubsub.Publisher;
-import dev.bullet.pubsub.Subscriber;
 
 import java.io.Serializable;
 

@@ -1,7 +1,7 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import dev.bullet.common.Clock;
-import dev.bullet.storm.OffsetTracker.Range;
+import dev.bullet.ingest.OffsetTracker.Range;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: like the {@link Consumer} it owns, it belongs to one thread (the spout's executor).
  * Kafka errors propagate as {@link KafkaException}; the reader stays usable and the caller retries.
  */
-final class KafkaBatchReader implements AutoCloseable {
+public final class KafkaBatchReader implements AutoCloseable {
     static final long COMMIT_INTERVAL_MS = 500;
     static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
@@ -56,7 +56,7 @@ final class KafkaBatchReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchReader.class);
 
     /** One batch of raw message values (never empty) and the time its oldest record was polled. */
-    record Batch(long id, List<byte[]> values, long readTimeMs) {
+    public record Batch(long id, List<byte[]> values, long readTimeMs) {
     }
 
     /** Records of one partition from one poll, taken from the front. */
@@ -102,7 +102,7 @@ final class KafkaBatchReader implements AutoCloseable {
     }
 
     /** A reader with its own {@link KafkaConsumer}; {@code clientId} names it in Kafka's logs and metrics. */
-    static KafkaBatchReader open(KafkaSpoutConfig config, String clientId, Clock clock) {
+    public static KafkaBatchReader open(KafkaSpoutConfig config, String clientId, Clock clock) {
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config, clientId));
         try {
             return new KafkaBatchReader(consumer, config, clock);
@@ -133,7 +133,7 @@ final class KafkaBatchReader implements AutoCloseable {
      * The next batch of at most the batch size, or null when nothing arrived within the poll timeout. Waits
      * for data only when nothing is buffered. Also commits acked offsets when due.
      */
-    Batch next() {
+    public Batch next() {
         long now = clock.now();
         maybeCommit(now);
         if (buffered < batchSize) {
@@ -201,7 +201,7 @@ final class KafkaBatchReader implements AutoCloseable {
     }
 
     /** The batch was processed downstream: its offsets may be committed. Unknown ids are ignored. */
-    void ack(long batchId) {
+    public void ack(long batchId) {
         tracker.ack(batchId);
     }
 
@@ -209,7 +209,7 @@ final class KafkaBatchReader implements AutoCloseable {
      * The batch failed or timed out downstream: rewind each of its partitions that this reader still owns to
      * the batch's first offset there, so the same records are read again (with those read after them).
      */
-    void fail(long batchId) {
+    public void fail(long batchId) {
         Map<TopicPartition, Long> seeks = tracker.fail(batchId);
         if (seeks.isEmpty()) {
             return;
@@ -225,7 +225,7 @@ final class KafkaBatchReader implements AutoCloseable {
     }
 
     /** Commits the acked offsets now and waits for Kafka to confirm (at most {@link #COMMIT_TIMEOUT}). */
-    void commitSync() {
+    public void commitSync() {
         Map<TopicPartition, Long> offsets = tracker.committable();
         if (!offsets.isEmpty()) {
             consumer.commitSync(toKafka(offsets), COMMIT_TIMEOUT);
@@ -271,7 +271,7 @@ final class KafkaBatchReader implements AutoCloseable {
     }
 
     /** Batches handed out and neither acked nor failed (nor forgotten in a rebalance). */
-    int pendingBatches() {
+    public int pendingBatches() {
         return tracker.pendingBatches();
     }
 

@@ -1,4 +1,4 @@
-package dev.bullet.querying;
+package dev.bullet.record;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -15,11 +15,11 @@ import java.util.Map;
  * The one JSON codec for results and partials: nulls are written, HTML is not escaped, numbers read back as
  * {@code Long} when integral (as records are decoded, SPEC §5). Thread-safe.
  */
-public final class ResultJson {
+public final class JsonCodec {
     private static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping()
                                                       .serializeSpecialFloatingPointValues().create();
 
-    private ResultJson() {
+    private JsonCodec() {
     }
 
     public static Gson gson() {

@@ -1,11 +1,7 @@
-package dev.bullet.storm;
+package dev.bullet.pubsub;
 
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
-import dev.bullet.pubsub.KafkaPubSub;
-import dev.bullet.pubsub.KafkaPubSubConfig;
-import dev.bullet.pubsub.Publisher;
-import dev.bullet.pubsub.Subscriber;
 
 import java.util.Map;
 

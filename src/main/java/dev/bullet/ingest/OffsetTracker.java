@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,11 +1,11 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.bullet.storm.OffsetTracker.Range;
+import dev.bullet.ingest.OffsetTracker.Range;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;

@@ -1,4 +1,4 @@
-package dev.bullet.querying;
+package dev.bullet.query;
 
 import dev.bullet.query.ValueType;
 import dev.bullet.record.RecordDecoder;

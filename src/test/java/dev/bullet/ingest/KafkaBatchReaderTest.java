@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
