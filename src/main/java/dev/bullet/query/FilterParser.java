@@ -1,0 +1,225 @@
+package dev.bullet.query;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.re2j.PatternSyntaxException;
+import dev.bullet.record.FieldPath;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import static dev.bullet.query.JsonShapes.*;
+
+/**
+ * The filter part of a query (SPEC §6.2): relational and logical clauses and their values. Also parses
+ * HAVING clauses for {@link PostAggregationParser}. Reports into the shared {@link Problems}.
+ */
+final class FilterParser {
+    private static final String OPERATIONS_HINT = "Use one of: " + Operation.allSpellings();
+
+    private final Problems problems;
+
+    FilterParser(Problems problems) {
+        this.problems = problems;
+    }
+
+    Clause parse(JsonElement e) {
+        if (absent(e)) {
+            return null;
+        }
+        if (!e.isJsonArray()) {
+            problems.error("\"filters\" must be a list of clauses, got " + describe(e),
+                  "Wrap the clauses in a list: \"filters\": [{\"field\": \"id\", \"operation\": \"==\", \"values\": [\"x\"]}]");
+            return null;
+        }
+        List<Clause> clauses = new ArrayList<>();
+        JsonArray array = e.getAsJsonArray();
+        for (int i = 0; i < array.size(); i++) {
+            Clause c = parseClause(array.get(i), "filters[" + i + "]");
+            if (c != null) {
+                clauses.add(c);
+            }
+        }
+        if (clauses.isEmpty()) {
+            return null;
+        }
+        return clauses.size() == 1 ? clauses.get(0) : new Clause.Logical(Operation.AND, clauses);
+    }
+
+    Clause parseClause(JsonElement e, String where) {
+        if (e == null || !e.isJsonObject()) {
+            problems.error(where + ": a clause must be an object, got " + describe(e),
+                  "Write {\"field\": ..., \"operation\": ..., \"values\": [...]} or {\"operation\": \"AND\", \"clauses\": [...]}");
+            return null;
+        }
+        JsonObject o = e.getAsJsonObject();
+        JsonElement opElement = o.get("operation");
+        if (!isString(opElement)) {
+            problems.error(where + ": the clause has no operation" + (absent(opElement) ? "" : " (got " + describe(opElement) + ")"),
+                  OPERATIONS_HINT);
+            return null;
+        }
+        Operation op = Operation.fromJson(opElement.getAsString());
+        if (op == null) {
+            problems.error(where + ": unknown operation \"" + opElement.getAsString() + "\"", OPERATIONS_HINT);
+            return null;
+        }
+        return op.isLogical() ? parseLogical(o, op, where) : parseRelational(o, op, where);
+    }
+
+    private Clause parseLogical(JsonObject o, Operation op, String where) {
+        JsonElement c = o.get("clauses");
+        if (absent(c) || !c.isJsonArray() || c.getAsJsonArray().isEmpty()) {
+            problems.error(where + ": " + op.json() + " needs a non-empty list of \"clauses\"",
+                  "Add \"clauses\": [ ... ] with " + (op == Operation.NOT ? "exactly one clause" : "one or more clauses"));
+            return null;
+        }
+        JsonArray array = c.getAsJsonArray();
+        if (op == Operation.NOT && array.size() != 1) {
+            problems.error(where + ": NOT takes exactly one clause, got " + array.size(),
+                  "Wrap the clauses in an AND or OR inside the NOT");
+        }
+        List<Clause> clauses = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            Clause sub = parseClause(array.get(i), where + ".clauses[" + i + "]");
+            if (sub != null) {
+                clauses.add(sub);
+            }
+        }
+        return clauses.size() == array.size() ? new Clause.Logical(op, clauses) : null;
+    }
+
+    private Clause parseRelational(JsonObject o, Operation op, String where) {
+        JsonElement fieldElement = o.get("field");
+        String field = null;
+        if (!isString(fieldElement) || fieldElement.getAsString().isEmpty()) {
+            problems.error(where + ": the " + op.json() + " clause needs a \"field\" (a non-empty string)",
+                  "Add \"field\": \"<path>\", e.g. \"id\" or \"demographics.age\"");
+        } else {
+            field = fieldElement.getAsString();
+        }
+        JsonElement valuesElement = o.get("values");
+        if (absent(valuesElement) || !valuesElement.isJsonArray() || valuesElement.getAsJsonArray().isEmpty()) {
+            problems.error(where + ": the " + op.json() + " clause needs a non-empty list of \"values\"",
+                  "Add \"values\": [\"...\"]; the clause matches when the field compared with any value is true");
+            return null;
+        }
+        List<FilterValue> values = new ArrayList<>();
+        JsonArray array = valuesElement.getAsJsonArray();
+        boolean ok = true;
+        for (int i = 0; i < array.size(); i++) {
+            FilterValue v = parseFilterValue(array.get(i), op, where + ".values[" + i + "]");
+            if (v == null) {
+                ok = false;
+            } else {
+                values.add(v);
+            }
+        }
+        if (field == null || !ok) {
+            return null;
+        }
+        return new Clause.Relational(FieldPath.of(field), op, values);
+    }
+
+    private FilterValue parseFilterValue(JsonElement e, Operation op, String where) {
+        FilterValue value;
+        if (e == null || e.isJsonNull()) {
+            value = FilterValue.literal(null, null);
+        } else if (e.isJsonPrimitive()) {
+            value = FilterValue.literal(e.getAsString(), null);
+        } else if (e.isJsonObject()) {
+            value = parseTypedValue(e.getAsJsonObject(), where, true);
+            if (value == null) {
+                return null;
+            }
+        } else {
+            problems.error(where + ": a value must be a string, a number, null or {\"kind\", \"value\", \"type\"}, got a list",
+                  "Put each value in the \"values\" list on its own");
+            return null;
+        }
+        return checkValueForOperation(value, op, where);
+    }
+
+    /** Parses {@code {"kind": "VALUE"|"FIELD", "value": "...", "type": "..."}}. */
+    FilterValue parseTypedValue(JsonObject o, String where, boolean allowNull) {
+        FilterValue.Kind kind = FilterValue.Kind.VALUE;
+        JsonElement k = o.get("kind");
+        boolean ok = true;
+        if (!absent(k)) {
+            if (isString(k) && k.getAsString().trim().equalsIgnoreCase("FIELD")) {
+                kind = FilterValue.Kind.FIELD;
+            } else if (!(isString(k) && k.getAsString().trim().equalsIgnoreCase("VALUE"))) {
+                problems.error(where + ": unknown value kind " + describe(k), "Use \"kind\": \"VALUE\" or \"kind\": \"FIELD\"");
+                ok = false;
+            }
+        }
+        ValueType type = null;
+        JsonElement t = o.get("type");
+        if (!absent(t)) {
+            type = isString(t) ? ValueType.fromJson(t.getAsString()) : null;
+            if (type == null) {
+                problems.error(where + ": unknown value type " + describe(t),
+                      "Use one of: " + Arrays.toString(ValueType.values()).replaceAll("[\\[\\]]", ""));
+                ok = false;
+            }
+        }
+        JsonElement v = o.get("value");
+        String text = null;
+        if (absent(v)) {
+            if (kind == FilterValue.Kind.FIELD || !allowNull) {
+                problems.error(where + ": the " + kind + " has no \"value\"",
+                      kind == FilterValue.Kind.FIELD ? "Give the other field's path as \"value\"" : "Add \"value\": \"...\"");
+                ok = false;
+            }
+        } else if (v.isJsonPrimitive()) {
+            text = v.getAsString();
+        } else {
+            problems.error(where + ": \"value\" must be a string or a number, got " + describe(v), "Give the value as a string");
+            ok = false;
+        }
+        if (!ok) {
+            return null;
+        }
+        if (kind == FilterValue.Kind.FIELD) {
+            if (text.isEmpty()) {
+                problems.error(where + ": a FIELD value needs a non-empty path", "Give the other field's path as \"value\"");
+                return null;
+            }
+            return FilterValue.field(text, type);
+        }
+        if (type != null && text != null && type.cast(text) == null) {
+            problems.error(where + ": \"" + text + "\" is not a " + type, "Give a value of type " + type + " or change \"type\"");
+            return null;
+        }
+        return FilterValue.literal(text, type);
+    }
+
+    private FilterValue checkValueForOperation(FilterValue value, Operation op, String where) {
+        if (value.isNull() && op != Operation.EQUALS && op != Operation.NOT_EQUALS) {
+            problems.error(where + ": null can only be used with == and !=, not " + op.json(),
+                  "Use == [null] for missing or null fields, != [null] for present ones");
+            return null;
+        }
+        if (op == Operation.REGEX_LIKE) {
+            if (value.kind() == FilterValue.Kind.FIELD) {
+                problems.error(where + ": RLIKE takes literal patterns, not FIELD values", "Give the regular expression as a string");
+                return null;
+            }
+            try {
+                com.google.re2j.Pattern.compile(value.value());
+            } catch (PatternSyntaxException e) {
+                problems.error(where + ": invalid regular expression \"" + value.value() + "\": " + e.getDescription(),
+                      "Use RE2 syntax (linear time: no backreferences or lookaround)");
+                return null;
+            }
+        }
+        if (op == Operation.SIZE_IS && value.kind() == FilterValue.Kind.VALUE && ValueType.LONG.cast(value.value()) == null) {
+            problems.error(where + ": SIZEIS needs a whole number, got \"" + value.value() + "\"", "Give the size as a number, e.g. \"3\"");
+            return null;
+        }
+        return value;
+    }
+}
