@@ -15,30 +15,27 @@ import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.rest.QueryListener.Ending;
+import dev.bullet.rest.RunningQueries.Running;
 import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The REST service without HTTP (SPEC §7.2): validates a query, enforces the concurrent-query limit, publishes the
+ * The REST service without HTTP (SPEC §7.2), a facade over the registry of running queries ({@link RunningQueries}),
+ * the result reader ({@link ResultReader}) and the health probe ({@link HealthProbe}). It validates a query, enforces
+ * the concurrent-query limit, publishes the
  * query to the PubSub stamped with one of this instance's response partitions, and routes the results that come
  * back on those partitions to the query's {@link QueryListener} by query id. So several instances can share one
  * topology: each reads only its own partitions ({@code bullet.rest.response.partitions}).
@@ -97,40 +94,22 @@ public final class QueryService implements AutoCloseable {
     public record Health(boolean up, String detail) {
     }
 
-    /** The health probe: the smallest query the topology answers (at its next tick, with or without data). */
-    static final String PROBE_QUERY = "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":1}";
-    /** How long a good health answer is reused before the topology is probed again. */
-    static final long HEALTH_CACHE_MS = 5_000;
-    static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
-    private static final long RECONNECT_DELAY_MS = 1_000;
-    private static final long ERROR_PAUSE_MS = 100;
+    /** The health probe's query (see {@link HealthProbe}). */
+    static final String PROBE_QUERY = HealthProbe.PROBE_QUERY;
+    static final long HEALTH_CACHE_MS = HealthProbe.HEALTH_CACHE_MS;
     private static final long SHUTDOWN_KILL_BUDGET_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
 
     private final RestSettings settings;
     private final QueryParser parser;
     private final Publisher publisher;
-    private final Supplier<Subscriber> subscriberFactory;
-    private final Clock clock;
     private final ExecutorService signals;
     private final String kafkaDescription;
-    private final Map<String, Running> running = new ConcurrentHashMap<>();
-    /** Client queries (not probes) registered in {@link #running}; the concurrent-query limit applies to it. */
-    private final AtomicInteger clientQueries = new AtomicInteger();
-    private final AtomicInteger partitionCursor = new AtomicInteger();
-
-    private final Object healthLock = new Object();
-    private CompletableFuture<Health> probeInFlight;
-    private Health lastGoodHealth;
-    private long healthyUntil = Long.MIN_VALUE;
-
-    /** Owned by the reader thread (a Kafka consumer is single-threaded). */
-    private Subscriber subscriber;
-    private volatile boolean connected;
-    private volatile String connectProblem = "not connected yet";
+    private final RunningQueries queries;
+    private final ResultReader reader;
+    private final HealthProbe healthProbe;
     private volatile boolean closed;
-    private Thread reader;
-    private long receiveFailures;
+    private final Clock clock;
 
     /**
      * @param subscriberFactory makes the response subscriber (reading this instance's partitions); called by the
@@ -142,10 +121,14 @@ public final class QueryService implements AutoCloseable {
         this.settings = settings;
         this.parser = new QueryParser(querySettings);
         this.publisher = publisher;
-        this.subscriberFactory = subscriberFactory;
         this.clock = clock;
         this.signals = signals;
         this.kafkaDescription = kafkaDescription;
+        this.queries = new RunningQueries(settings.responsePartitions(), settings.maxConcurrentQueries());
+        this.reader = new ResultReader(subscriberFactory, queries, clock, this::expire, kafkaDescription,
+                                       settings.responsePartitions());
+        this.healthProbe = new HealthProbe(queries, reader, publisher, signals, clock, settings.healthTimeoutMs(),
+                                           kafkaDescription);
     }
 
     /**
@@ -186,8 +169,6 @@ public final class QueryService implements AutoCloseable {
 
     /** Starts the reader thread (a daemon). */
     void startReader() {
-        reader = new Thread(this::readLoop, "bullet-rest-results");
-        reader.setDaemon(true);
         reader.start();
     }
 
@@ -217,10 +198,10 @@ public final class QueryService implements AutoCloseable {
                     "Send it to POST /api/bullet/queries/sse-query to receive each window's result as an event",
                     "Or remove \"window\" to get one result when the duration ends"));
         }
-        if (!connected) {
+        if (!reader.connected()) {
             return new Refused(Refusal.UNAVAILABLE, unavailable());
         }
-        if (!reserveSlot()) {
+        if (!queries.reserveSlot()) {
             return new Refused(Refusal.TOO_MANY_QUERIES, ErrorResults.of(
                     settings.maxConcurrentQueries() + " queries are running through this REST instance already, its "
                     + "limit (bullet.rest.max.concurrent.queries)",
@@ -231,13 +212,12 @@ public final class QueryService implements AutoCloseable {
         String id = UUID.randomUUID().toString();
         long now = clock.now();
         Running r = new Running(id, query.original(), now, now + query.durationMs() + settings.resultGraceMs(),
-                                nextPartition(), false, listenerFactory.apply(id));
-        running.put(id, r);
+                                queries.nextPartition(), false, listenerFactory.apply(id));
+        queries.add(r);
         try {
             publisher.send(PubSubMessage.query(id, body, r.partition));
         } catch (PubSubException e) {
-            if (running.remove(id, r)) {
-                clientQueries.decrementAndGet();
+            if (queries.withdraw(r)) {
                 return new Refused(Refusal.UNAVAILABLE, ErrorResults.forQuery(id,
                         "Kafka did not take the query: " + e.getMessage(),
                         "Check that Kafka is running (" + kafkaDescription + "), then retry",
@@ -259,14 +239,7 @@ public final class QueryService implements AutoCloseable {
 
     /** The queries submitted through this instance that are running, oldest first. */
     public List<RunningQuery> running() {
-        List<RunningQuery> out = new ArrayList<>();
-        for (Running r : running.values()) {
-            if (!r.probe && r.published) {
-                out.add(new RunningQuery(r.id, r.query, r.startTime));
-            }
-        }
-        out.sort(Comparator.comparingLong(RunningQuery::startTime).thenComparing(RunningQuery::id));
-        return out;
+        return queries.list();
     }
 
     /**
@@ -277,196 +250,48 @@ public final class QueryService implements AutoCloseable {
      * @throws PubSubException if Kafka did not take the KILL; the query is then left running
      */
     public boolean kill(String id) {
-        Running r = running.get(id);
+        Running r = queries.get(id);
         if (r == null || r.probe) {
             return false;
         }
         publisher.send(PubSubMessage.signal(id, Signal.KILL, r.partition));
-        return finish(r, Ending.KILLED, ErrorResults.forQuery(id,
+        return queries.finish(r, Ending.KILLED, ErrorResults.forQuery(id,
                 "The query was killed before it finished",
                 "It was killed with DELETE /api/bullet/queries/" + id + "; submit it again if you still need it"));
     }
 
     /** How many client queries run through this instance now. */
     public int runningCount() {
-        return clientQueries.get();
+        return queries.clientCount();
     }
 
     // ---- health ----
 
-    /**
-     * Whether Kafka and the topology answer: a tiny probe query ({@value #PROBE_QUERY}) must come back within
-     * {@code bullet.rest.health.timeout.ms}. A good answer is reused for {@value #HEALTH_CACHE_MS} ms; concurrent
-     * callers share one probe. Never blocks.
-     */
+    /** Whether Kafka and the topology answer (see {@link HealthProbe}). Never blocks. */
     public CompletableFuture<Health> health() {
-        if (!connected) {
-            return CompletableFuture.completedFuture(new Health(false, "cannot read results from " + kafkaDescription
-                                                                       + ": " + connectProblem));
-        }
-        CompletableFuture<Health> probe;
-        synchronized (healthLock) {
-            if (clock.now() < healthyUntil) {
-                return CompletableFuture.completedFuture(lastGoodHealth);
-            }
-            if (probeInFlight != null) {
-                return probeInFlight;
-            }
-            probe = new CompletableFuture<>();
-            probeInFlight = probe;
-        }
-        probe.whenComplete((health, failure) -> {
-            synchronized (healthLock) {
-                probeInFlight = null;
-                if (health != null && health.up()) {
-                    lastGoodHealth = health;
-                    healthyUntil = clock.now() + HEALTH_CACHE_MS;
-                }
-            }
-        });
-        long sent = clock.now();
-        String id = "health-" + UUID.randomUUID();
-        Running r = new Running(id, null, sent, sent + settings.healthTimeoutMs(), nextPartition(), true,
-                                new ProbeListener(probe, sent));
-        running.put(id, r);
-        try {
-            signals.execute(() -> {
-                try {
-                    publisher.send(PubSubMessage.query(id, PROBE_QUERY, r.partition));
-                    r.published = true;
-                } catch (PubSubException e) {
-                    if (running.remove(id, r)) {
-                        probe.complete(new Health(false, "Kafka did not take the probe query (" + kafkaDescription + "): "
-                                                         + e.getMessage()));
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            running.remove(id, r);
-            probe.complete(new Health(false, "the service is shutting down"));
-        }
-        return probe;
+        return healthProbe.check();
     }
 
-    /** Completes a health probe from the probe query's end. */
-    private final class ProbeListener implements QueryListener {
-        private final CompletableFuture<Health> probe;
-        private final long sent;
+    // ---- the reader (package-private hooks for tests) ----
 
-        ProbeListener(CompletableFuture<Health> probe, long sent) {
-            this.probe = probe;
-            this.sent = sent;
-        }
-
-        @Override
-        public void onResult(String resultJson) {
-            // a probe has no windows
-        }
-
-        @Override
-        public void onEnd(Ending ending, String resultJson) {
-            probe.complete(switch (ending) {
-                case COMPLETED -> new Health(true, "the topology answered a probe query in " + (clock.now() - sent) + " ms");
-                case TIMED_OUT -> new Health(false, "the topology did not answer a probe query within "
-                                                    + settings.healthTimeoutMs() + " ms (is it running, and reading "
-                                                    + kafkaDescription + "?)");
-                case KILLED, SHUT_DOWN -> new Health(false, "the service is shutting down");
-            });
-        }
-    }
-
-    // ---- the reader ----
-
-    private void readLoop() {
-        try {
-            while (!closed) {
-                try {
-                    if (subscriber == null && !connect()) {
-                        expire(clock.now());
-                        pause(RECONNECT_DELAY_MS);
-                        continue;
-                    }
-                    pollOnce(POLL_TIMEOUT);
-                } catch (org.apache.kafka.common.errors.InterruptException e) {
-                    if (!closed) {
-                        LOG.warn("The result reader was interrupted; going on");
-                    }
-                } catch (RuntimeException e) {
-                    LOG.error("Unexpected failure in the result reader; going on", e);
-                    pause(ERROR_PAUSE_MS);
-                }
-            }
-        } finally {
-            if (subscriber != null) {
-                try {
-                    subscriber.close();
-                } catch (RuntimeException e) {
-                    LOG.warn("Cannot close the response subscriber cleanly", e);
-                }
-            }
-        }
-    }
-
-    /** Tries once to make the response subscriber; true when the service is connected. Reader thread only. */
+    /** Tries once to connect the result reader; true when connected. */
     boolean connect() {
-        try {
-            subscriber = subscriberFactory.get();
-        } catch (RuntimeException e) {
-            String problem = String.valueOf(e.getMessage());
-            if (!problem.equals(connectProblem)) {
-                LOG.warn("Cannot read results from {} yet (retrying every {} ms): {}", kafkaDescription,
-                         RECONNECT_DELAY_MS, problem);
-            }
-            connectProblem = problem;
-            return false;
-        }
-        connected = true;
-        LOG.info("Reading results from {}, response partitions {}", kafkaDescription, settings.responsePartitions());
-        return true;
+        return reader.connect();
     }
 
-    /** One round of the reader: results in, overdue queries out. Reader thread only. */
+    /** One round of the result reader. */
     void pollOnce(Duration timeout) {
-        List<PubSubMessage> messages;
-        try {
-            messages = subscriber.receive(timeout);
-        } catch (PubSubException e) {
-            if (receiveFailures++ % 100 == 0) {
-                LOG.warn("Cannot read results from {} ({} failures so far): {}", kafkaDescription, receiveFailures,
-                         e.getMessage());
-            }
-            messages = List.of();
-            pause(ERROR_PAUSE_MS);
-        }
-        for (PubSubMessage m : messages) {
-            deliver(m);
-        }
-        expire(clock.now());
-    }
-
-    private void deliver(PubSubMessage m) {
-        Running r = running.get(m.id());
-        if (r == null) {
-            return; // ended already (killed, timed out), or sent before a restart
-        }
-        if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
-            String payload = m.payload() == null || m.payload().isEmpty()
-                             ? ErrorResults.forQuery(m.id(), "The topology ended the query without a result",
-                                                     "Submit it again") : m.payload();
-            finish(r, Ending.COMPLETED, payload);
-        } else if (!m.hasSignal()) {
-            r.result(m.payload());
-        }
+        reader.pollOnce(timeout);
     }
 
     /** Ends the queries whose final result is overdue. */
     void expire(long now) {
-        for (Running r : running.values()) {
+        for (Running r : queries.all()) {
             if (now < r.deadline) {
                 continue;
             }
             if (r.probe) {
-                finish(r, Ending.TIMED_OUT, "");
+                queries.finish(r, Ending.TIMED_OUT, "");
                 continue;
             }
             String error = ErrorResults.forQuery(r.id,
@@ -474,7 +299,7 @@ public final class QueryService implements AutoCloseable {
                     + settings.resultGraceMs() + " ms (bullet.rest.result.grace.ms)",
                     "Check that the topology is running and reading " + kafkaDescription
                     + ": GET /api/bullet/health", "Submit the query again");
-            if (finish(r, Ending.TIMED_OUT, error)) {
+            if (queries.finish(r, Ending.TIMED_OUT, error)) {
                 try {
                     signals.execute(() -> sendKill(r));
                 } catch (RejectedExecutionException e) {
@@ -492,47 +317,10 @@ public final class QueryService implements AutoCloseable {
         }
     }
 
-    /** Removes the query and ends its listener; false if it had ended already. */
-    private boolean finish(Running r, Ending ending, String json) {
-        if (!running.remove(r.id, r)) {
-            return false;
-        }
-        if (!r.probe) {
-            clientQueries.decrementAndGet();
-        }
-        r.end(ending, json);
-        return true;
-    }
-
-    private boolean reserveSlot() {
-        while (true) {
-            int n = clientQueries.get();
-            if (n >= settings.maxConcurrentQueries()) {
-                return false;
-            }
-            if (clientQueries.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private int nextPartition() {
-        List<Integer> partitions = settings.responsePartitions();
-        return partitions.get(Math.floorMod(partitionCursor.getAndIncrement(), partitions.size()));
-    }
-
     private String unavailable() {
-        return ErrorResults.of("The service cannot read results from " + kafkaDescription + ": " + connectProblem,
+        return ErrorResults.of("The service cannot read results from " + kafkaDescription + ": " + reader.connectProblem(),
                                "Check that Kafka is running and reachable, then retry",
                                "GET /api/bullet/health shows whether the PubSub and the topology answer");
-    }
-
-    private void pause(long ms) {
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-        long left;
-        while (!closed && (left = until - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(left);
-        }
     }
 
     // ---- shutdown ----
@@ -547,18 +335,12 @@ public final class QueryService implements AutoCloseable {
             return;
         }
         closed = true;
-        if (reader != null) {
-            try {
-                reader.join(POLL_TIMEOUT.toMillis() * 20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        reader.close();
         long killDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SHUTDOWN_KILL_BUDGET_MS);
         boolean kafkaAnswers = true;
         int notKilled = 0;
-        for (Running r : new ArrayList<>(running.values())) {
-            boolean ended = finish(r, Ending.SHUT_DOWN, ErrorResults.forQuery(r.id,
+        for (Running r : queries.all()) {
+            boolean ended = queries.finish(r, Ending.SHUT_DOWN, ErrorResults.forQuery(r.id,
                     "The REST service is shutting down", "Submit the query again when the service is back"));
             if (!ended || r.probe || !r.published) {
                 continue;
@@ -586,52 +368,5 @@ public final class QueryService implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         publisher.close();
-    }
-
-    /** A query (or health probe) waiting for its results. */
-    private static final class Running {
-        final String id;
-        final JsonElement query;
-        final long startTime;
-        final long deadline;
-        final int partition;
-        final boolean probe;
-        private final QueryListener listener;
-        volatile boolean published;
-        private boolean ended;
-
-        Running(String id, JsonElement query, long startTime, long deadline, int partition, boolean probe,
-                QueryListener listener) {
-            this.id = id;
-            this.query = query;
-            this.startTime = startTime;
-            this.deadline = deadline;
-            this.partition = partition;
-            this.probe = probe;
-            this.listener = listener;
-        }
-
-        synchronized void result(String json) {
-            if (ended) {
-                return;
-            }
-            try {
-                listener.onResult(json);
-            } catch (RuntimeException e) {
-                LOG.error("The listener of query {} failed on a result", id, e);
-            }
-        }
-
-        synchronized void end(Ending ending, String json) {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            try {
-                listener.onEnd(ending, json);
-            } catch (RuntimeException e) {
-                LOG.error("The listener of query {} failed at its end ({})", id, ending, e);
-            }
-        }
     }
 }

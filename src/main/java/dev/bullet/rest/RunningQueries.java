@@ -1,0 +1,149 @@
+package dev.bullet.rest;
+
+import com.google.gson.JsonElement;
+import dev.bullet.rest.QueryListener.Ending;
+import dev.bullet.rest.QueryService.RunningQuery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The registry of the queries (and health probes) running through this REST instance, by id: what the result reader
+ * routes results to, what the concurrent-query limit counts, and which response partition each query's results come
+ * back on. Thread-safe.
+ */
+final class RunningQueries {
+    private static final Logger LOG = LoggerFactory.getLogger(RunningQueries.class);
+
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+    /** Client queries (not probes) registered; the concurrent-query limit applies to it. */
+    private final AtomicInteger clientQueries = new AtomicInteger();
+    private final AtomicInteger partitionCursor = new AtomicInteger();
+    private final List<Integer> partitions;
+    private final int maxClientQueries;
+
+    RunningQueries(List<Integer> partitions, int maxClientQueries) {
+        this.partitions = List.copyOf(partitions);
+        this.maxClientQueries = maxClientQueries;
+    }
+
+    /** Takes a slot for a client query; false when {@code maxClientQueries} run already. */
+    boolean reserveSlot() {
+        while (true) {
+            int n = clientQueries.get();
+            if (n >= maxClientQueries) {
+                return false;
+            }
+            if (clientQueries.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** The response partition for the next query: round robin over this instance's partitions. */
+    int nextPartition() {
+        return partitions.get(Math.floorMod(partitionCursor.getAndIncrement(), partitions.size()));
+    }
+
+    void add(Running r) {
+        running.put(r.id, r);
+    }
+
+    Running get(String id) {
+        return running.get(id);
+    }
+
+    /** Forgets a query that never started (its publish failed), giving back its slot; false if it had ended. */
+    boolean withdraw(Running r) {
+        if (!running.remove(r.id, r)) {
+            return false;
+        }
+        if (!r.probe) {
+            clientQueries.decrementAndGet();
+        }
+        return true;
+    }
+
+    /** Removes the query and ends its listener; false if it had ended already. */
+    boolean finish(Running r, Ending ending, String json) {
+        if (!withdraw(r)) {
+            return false;
+        }
+        r.end(ending, json);
+        return true;
+    }
+
+    /** Everything registered now, probes included (a copy). */
+    List<Running> all() {
+        return new ArrayList<>(running.values());
+    }
+
+    /** The client queries that are running (published), oldest first. */
+    List<RunningQuery> list() {
+        List<RunningQuery> out = new ArrayList<>();
+        for (Running r : running.values()) {
+            if (!r.probe && r.published) {
+                out.add(new RunningQuery(r.id, r.query, r.startTime));
+            }
+        }
+        out.sort(Comparator.comparingLong(RunningQuery::startTime).thenComparing(RunningQuery::id));
+        return out;
+    }
+
+    int clientCount() {
+        return clientQueries.get();
+    }
+
+    /** A query (or health probe) waiting for its results. */
+    static final class Running {
+        final String id;
+        final JsonElement query;
+        final long startTime;
+        final long deadline;
+        final int partition;
+        final boolean probe;
+        private final QueryListener listener;
+        volatile boolean published;
+        private boolean ended;
+
+        Running(String id, JsonElement query, long startTime, long deadline, int partition, boolean probe,
+                QueryListener listener) {
+            this.id = id;
+            this.query = query;
+            this.startTime = startTime;
+            this.deadline = deadline;
+            this.partition = partition;
+            this.probe = probe;
+            this.listener = listener;
+        }
+
+        synchronized void result(String json) {
+            if (ended) {
+                return;
+            }
+            try {
+                listener.onResult(json);
+            } catch (RuntimeException e) {
+                LOG.error("The listener of query {} failed on a result", id, e);
+            }
+        }
+
+        synchronized void end(Ending ending, String json) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            try {
+                listener.onEnd(ending, json);
+            } catch (RuntimeException e) {
+                LOG.error("The listener of query {} failed at its end ({})", id, ending, e);
+            }
+        }
+    }
+}
