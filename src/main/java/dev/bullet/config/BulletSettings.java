@@ -75,6 +75,22 @@ public final class BulletSettings implements Serializable {
         return builder.overrides(overrides).build();
     }
 
+    /**
+     * The settings a topology was submitted with, read back from its Storm config in a task (the {@code bullet.*}
+     * keys; Storm's own keys are ignored). Values that Storm turned into other number types are accepted.
+     *
+     * @throws SettingsException listing every problem found
+     */
+    public static BulletSettings fromTopologyConfig(Map<String, ?> stormConf) {
+        Map<String, Object> bullet = new LinkedHashMap<>();
+        stormConf.forEach((key, value) -> {
+            if (key.startsWith("bullet.") && value != null) {
+                bullet.put(key, value);
+            }
+        });
+        return builder().overrides(bullet).build();
+    }
+
     /** These settings with more overrides applied (validated again). */
     public BulletSettings withOverrides(Map<String, ?> more) {
         Map<String, Object> layer = new LinkedHashMap<>();

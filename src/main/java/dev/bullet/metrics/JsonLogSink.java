@@ -1,6 +1,5 @@
 package dev.bullet.metrics;
 
-import dev.bullet.config.SettingsTable;
 import dev.bullet.record.JsonCodec;
 
 import java.io.BufferedWriter;
@@ -24,9 +23,9 @@ public final class JsonLogSink implements MetricsSink {
 
     @Override
     public void prepare(Map<String, Object> settings) {
-        Object path = settings.getOrDefault(SettingsTable.METRICS_JSON_PATH, "metrics.jsonl");
+        String path = MetricsSettings.from(settings).jsonPath();
         try {
-            Path file = Path.of(String.valueOf(path)).toAbsolutePath();
+            Path file = Path.of(path).toAbsolutePath();
             if (file.getParent() != null) {
                 Files.createDirectories(file.getParent());
             }

@@ -1,7 +1,6 @@
 package dev.bullet.metrics;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.bullet.config.SettingsTable;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,7 +24,7 @@ public final class PrometheusSink implements MetricsSink {
 
     @Override
     public void prepare(Map<String, Object> settings) {
-        int port = ((Number) settings.getOrDefault(SettingsTable.METRICS_PROMETHEUS_PORT, 9095)).intValue();
+        int port = MetricsSettings.from(settings).prometheusPort();
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         } catch (IOException e) {

@@ -63,7 +63,8 @@ final class KafkaSubscriber implements Subscriber {
     }
 
     /** Records skipped because they were not PubSub messages. */
-    long malformed() {
+    @Override
+    public long malformedMessages() {
         return malformed;
     }
 

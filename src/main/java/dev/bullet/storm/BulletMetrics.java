@@ -1,7 +1,7 @@
 package dev.bullet.storm;
 
-import dev.bullet.config.SettingsTable;
 import dev.bullet.metrics.JvmStats;
+import dev.bullet.metrics.MetricsSettings;
 import dev.bullet.metrics.LatencyHistogram;
 import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.metric.api.IMetric;
@@ -24,42 +24,35 @@ public final class BulletMetrics {
     public static final String RATE_EXCEEDED_QUERIES = "bullet_rate_exceeded_queries";
     public static final String ACTIVE_QUERIES = "bullet_active_queries";
     public static final String FILTER_LATENCY = "bullet_filter_latency";
+    /** Results the Result bolt could not publish (the PubSub refused them); each is also logged. */
+    public static final String RESULTS_DROPPED = "bullet_results_dropped";
+    /** Messages on the request topic that are not PubSub messages, skipped by the query spout. */
+    public static final String PUBSUB_MESSAGES_MALFORMED = "bullet_pubsub_messages_malformed";
     /** A map of JVM data points that the consumer spreads into one point per entry. */
     public static final String JVM = "bullet_jvm";
-    /** Topology config key carrying the emit interval mapping to the tasks. */
-    static final String INTERVALS = SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING;
 
-    private final Map<String, Object> conf;
+    private final MetricsSettings settings;
     private final TopologyContext context;
     private final boolean builtIn;
 
-    private BulletMetrics(Map<String, Object> conf, TopologyContext context) {
-        this.conf = conf;
+    private BulletMetrics(MetricsSettings settings, TopologyContext context) {
+        this.settings = settings;
         this.context = context;
-        this.builtIn = context != null && Boolean.TRUE.equals(conf.get(SettingsTable.METRICS_BUILT_IN_ENABLE));
+        this.builtIn = context != null && settings.builtInEnabled();
     }
 
     /** Registers the JVM metrics of the task (when metrics are on) and returns the registry for built-in ones. */
     static BulletMetrics register(Map<String, Object> conf, TopologyContext context) {
-        BulletMetrics metrics = new BulletMetrics(conf, context);
-        if (context != null && Boolean.TRUE.equals(conf.get(SettingsTable.METRICS_ENABLE))) {
+        BulletMetrics metrics = new BulletMetrics(MetricsSettings.from(conf), context);
+        if (context != null && metrics.settings.enabled()) {
             JvmStats jvm = new JvmStats();
             context.registerMetric(JVM, (IMetric) jvm::snapshot, metrics.interval(JVM));
         }
         return metrics;
     }
 
-    @SuppressWarnings("unchecked")
     int interval(String name) {
-        Object mapping = conf.get(INTERVALS);
-        if (mapping instanceof Map) {
-            Map<String, Object> m = (Map<String, Object>) mapping;
-            Object v = m.getOrDefault(name, m.get(SettingsTable.DEFAULT_METRIC_ENTRY));
-            if (v instanceof Number) {
-                return ((Number) v).intValue();
-            }
-        }
-        return 60;
+        return settings.intervalSecs(name);
     }
 
     /** A per-interval counter, or a counter that goes nowhere when built-in metrics are off. */

@@ -7,6 +7,7 @@ import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -29,6 +30,8 @@ public class QuerySpout extends BaseRichSpout {
     private transient SpoutOutputCollector collector;
     private transient Subscriber subscriber;
     private transient Clock clock;
+    private transient CountMetric malformed;
+    private transient long malformedCounted;
 
     public QuerySpout(PubSubFactory pubSub) {
         this.pubSub = pubSub;
@@ -39,6 +42,7 @@ public class QuerySpout extends BaseRichSpout {
         this.collector = collector;
         this.subscriber = pubSub.requestSubscriber();
         this.clock = Clock.SYSTEM;
+        this.malformed = BulletMetrics.register(conf, context).counter(BulletMetrics.PUBSUB_MESSAGES_MALFORMED);
     }
 
     @Override
@@ -53,6 +57,11 @@ public class QuerySpout extends BaseRichSpout {
             }
         } catch (RuntimeException e) {
             LOG.warn("Could not read queries from the PubSub; retrying", e);
+        }
+        long skipped = subscriber.malformedMessages();
+        if (skipped != malformedCounted) {
+            malformed.incrBy(skipped - malformedCounted);
+            malformedCounted = skipped;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.storm.TopologyNames.Fields;
+import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -22,6 +23,7 @@ public class ResultBolt extends BaseRichBolt {
     private final PubSubFactory pubSub;
     private transient OutputCollector collector;
     private transient Publisher publisher;
+    private transient CountMetric dropped;
 
     public ResultBolt(PubSubFactory pubSub) {
         this.pubSub = pubSub;
@@ -31,6 +33,7 @@ public class ResultBolt extends BaseRichBolt {
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
         this.publisher = pubSub.responsePublisher();
+        this.dropped = BulletMetrics.register(conf, context).counter(BulletMetrics.RESULTS_DROPPED);
     }
 
     @Override
@@ -41,7 +44,8 @@ public class ResultBolt extends BaseRichBolt {
             publisher.send(new PubSubMessage(id, tuple.getStringByField(Fields.RESULT), last ? Signal.COMPLETE : null,
                                              tuple.getIntegerByField(Fields.REPLY_PARTITION)));
         } catch (RuntimeException e) {
-            LOG.error("Could not publish a result of query {}", id, e);
+            dropped.incr();
+            LOG.error("Could not publish a result of query {} (dropped; counted in {})", id, BulletMetrics.RESULTS_DROPPED, e);
         }
         collector.ack(tuple);
     }

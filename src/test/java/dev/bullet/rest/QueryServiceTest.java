@@ -312,6 +312,11 @@ class QueryServiceTest {
         }
 
         @Override
+        public long malformedMessages() {
+            return 0;
+        }
+
+        @Override
         public void close() {
         }
     }
