@@ -7,6 +7,8 @@ import java.util.Map;
 
 /** The Kafka PubSub (SPEC §7.1) as the topology's {@link PubSubFactory}. */
 public final class KafkaPubSubFactory implements PubSubFactory {
+    private static final long serialVersionUID = 1L;
+
     private final KafkaPubSubConfig config;
     private final String groupId;
 

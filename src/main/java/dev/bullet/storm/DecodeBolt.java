@@ -27,6 +27,8 @@ import java.util.Map;
  * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
  */
 public class DecodeBolt extends BaseRichBolt {
+    private static final long serialVersionUID = 1L;
+
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
 
     private final long maxQueryLifetimeMs;

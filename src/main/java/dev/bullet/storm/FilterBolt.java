@@ -25,6 +25,8 @@ import java.util.Map;
  * COMPLETE signals from the Join make every task drop the query.
  */
 public class FilterBolt extends BaseRichBolt {
+    private static final long serialVersionUID = 1L;
+
     private final QuerySettings settings;
     private transient OutputCollector collector;
     private transient FilterEngine engine;

@@ -25,6 +25,8 @@ import java.util.Map;
  * decode bolt receive.
  */
 public class JoinBolt extends BaseRichBolt {
+    private static final long serialVersionUID = 1L;
+
     private final QuerySettings settings;
     private final long finalGraceMs;
     private transient OutputCollector collector;

@@ -24,6 +24,8 @@ import java.util.Map;
  * time, so every Filter task and its Join task agree on when the query began.
  */
 public class QuerySpout extends BaseRichSpout {
+    private static final long serialVersionUID = 1L;
+
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;

@@ -18,6 +18,8 @@ import java.util.Map;
 
 /** The Result bolt (SPEC §3.6): publishes each result to the PubSub, COMPLETE on a query's final result. */
 public class ResultBolt extends BaseRichBolt {
+    private static final long serialVersionUID = 1L;
+
     private static final Logger LOG = LoggerFactory.getLogger(ResultBolt.class);
 
     private final PubSubFactory pubSub;

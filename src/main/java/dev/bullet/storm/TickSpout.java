@@ -17,6 +17,8 @@ import java.util.Map;
  * are whole seconds, hence a spout.
  */
 public class TickSpout extends BaseRichSpout {
+    private static final long serialVersionUID = 1L;
+
     private final long intervalMs;
     private transient SpoutOutputCollector collector;
     private transient Clock clock;

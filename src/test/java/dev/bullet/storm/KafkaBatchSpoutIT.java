@@ -431,6 +431,7 @@ class KafkaBatchSpoutIT {
     }
 
     @Test
+    @SuppressWarnings("try") // LocalCluster.close() declares Exception; the test method throws it
     void inALocalClusterAFailedBatchIsReplayedAndEveryRecordIsAcked() throws Exception {
         String topic = topic(2);
         String group = "g-" + topic;

@@ -26,6 +26,8 @@ class ResultBoltTest {
 
     /** Refuses results of the query id "refused", publishes the others into {@link #SENT}. */
     private static final class ScriptedPubSub implements PubSubFactory {
+        private static final long serialVersionUID = 1L;
+
         @Override
         public Subscriber requestSubscriber() {
             throw new UnsupportedOperationException("the result bolt reads no queries");

@@ -70,6 +70,7 @@ public final class Bolts {
         }
 
         @Override
+        @SuppressWarnings("deprecation") // the bolts use the v1 API on purpose (see BulletMetrics)
         public <T extends IMetric> T registerMetric(String name, T metric, int timeBucketSizeInSecs) {
             if (metrics.putIfAbsent(name, metric) != null) {
                 throw new IllegalStateException("metric " + name + " registered twice");
