@@ -4,6 +4,7 @@ import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.pubsub.KafkaPubSubFactory;
 import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.BulletException;
+import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.ComponentSpec;
@@ -48,20 +49,20 @@ public final class BulletTopology {
         resources(b.setSpout(Components.DATASOURCE_SPOUT, dataSourceSpout(settings),
                              spec(settings, Component.DATASOURCE_SPOUT).parallelism()),
                   spec(settings, Component.DATASOURCE_SPOUT));
-        resources(b.setSpout(Components.QUERY_SPOUT, new QuerySpout(pubSub),
+        resources(b.setSpout(Components.QUERY_SPOUT, new QuerySpout(pubSub, Clock.SYSTEM),
                              spec(settings, Component.QUERY_SPOUT).parallelism()),
                   spec(settings, Component.QUERY_SPOUT));
-        resources(b.setSpout(Components.TICK_SPOUT, new TickSpout(tickMs), 1), spec(settings, Component.TICK_SPOUT));
+        resources(b.setSpout(Components.TICK_SPOUT, new TickSpout(tickMs, Clock.SYSTEM), 1), spec(settings, Component.TICK_SPOUT));
 
         long lifetime = query.maxDurationMs() + 60_000L;
-        BoltDeclarer decode = b.setBolt(Components.DATASOURCE_BOLT, new DecodeBolt(lifetime),
+        BoltDeclarer decode = b.setBolt(Components.DATASOURCE_BOLT, new DecodeBolt(lifetime, Clock.SYSTEM),
                                         spec(settings, Component.DATASOURCE_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_SPOUT)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
                                .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL);
         resources(decode, spec(settings, Component.DATASOURCE_BOLT));
 
-        BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query),
+        BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query, Clock.SYSTEM),
                                         spec(settings, Component.FILTER_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_BOLT, Streams.RECORDS)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
@@ -70,7 +71,7 @@ public final class BulletTopology {
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
-        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs)),
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), Clock.SYSTEM),
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)

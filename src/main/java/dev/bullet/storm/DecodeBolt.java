@@ -32,24 +32,24 @@ public class DecodeBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
 
     private final long maxQueryLifetimeMs;
+    private final Clock clock;
     private transient OutputCollector collector;
     private transient RecordDecoder decoder;
     private transient Map<String, Long> activeUntil;
     private transient CountMetric decoded;
     private transient CountMetric malformedCount;
     private transient long lastPurge;
-    private transient Clock clock;
 
     /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
-    public DecodeBolt(long maxQueryLifetimeMs) {
+    public DecodeBolt(long maxQueryLifetimeMs, Clock clock) {
         this.maxQueryLifetimeMs = maxQueryLifetimeMs;
+        this.clock = clock;
     }
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
         this.decoder = new RecordDecoder();
-        this.clock = Clock.SYSTEM;
         this.activeUntil = new HashMap<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         this.decoded = metrics.counter(BulletMetrics.RECORDS_DECODED);
@@ -65,8 +65,11 @@ public class DecodeBolt extends BaseRichBolt {
             if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
                 activeUntil.remove(tuple.getStringByField(Fields.ID));
             }
-        } else {
+        } else if (Streams.RAW_BATCH.equals(stream)) {
             decode(tuple);
+        } else {
+            throw new IllegalStateException("The decode bolt is not wired to stream " + stream + " of "
+                                            + tuple.getSourceComponent());
         }
         collector.ack(tuple);
     }

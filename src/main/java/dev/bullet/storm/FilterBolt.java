@@ -28,14 +28,15 @@ public class FilterBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
 
     private final QuerySettings settings;
+    private final Clock clock;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
-    private transient Clock clock;
     private transient LatencyHistogram latency;
 
-    public FilterBolt(QuerySettings settings) {
+    public FilterBolt(QuerySettings settings, Clock clock) {
         this.settings = settings;
+        this.clock = clock;
     }
 
     @Override
@@ -43,7 +44,6 @@ public class FilterBolt extends BaseRichBolt {
         this.collector = collector;
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
-        this.clock = Clock.SYSTEM;
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
@@ -65,7 +65,7 @@ public class FilterBolt extends BaseRichBolt {
             case Streams.TICK:
                 engine.tick(clock.now(), out);
                 break;
-            default: {
+            case Streams.RECORDS: {
                 List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
                 engine.consume(records, clock.now(), out);
                 if (latency != null) {
@@ -73,6 +73,9 @@ public class FilterBolt extends BaseRichBolt {
                 }
                 break;
             }
+            default:
+                throw new IllegalStateException("The Filter bolt is not wired to stream " + tuple.getSourceStreamId()
+                                                + " of " + tuple.getSourceComponent());
         }
         for (FilterEngine.Partial p : out) {
             collector.emit(Streams.PARTIAL, new Values(p.id(), p.data(), p.last()));

@@ -29,18 +29,19 @@ public class JoinBolt extends BaseRichBolt {
 
     private final QuerySettings settings;
     private final long finalGraceMs;
+    private final Clock clock;
     private transient OutputCollector collector;
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
-    private transient Clock clock;
     private transient CountMetric created;
     private transient CountMetric improper;
     private transient CountMetric rateExceeded;
     private transient long[] counted;
 
-    public JoinBolt(QuerySettings settings, long finalGraceMs) {
+    public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
         this.settings = settings;
         this.finalGraceMs = finalGraceMs;
+        this.clock = clock;
     }
 
     @Override
@@ -49,7 +50,6 @@ public class JoinBolt extends BaseRichBolt {
         int filterTasks = Math.max(1, context.getComponentTasks(Components.FILTER_BOLT).size());
         this.engine = new JoinEngine(settings, filterTasks, finalGraceMs);
         this.out = new ArrayList<>();
-        this.clock = Clock.SYSTEM;
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.created = metrics.counter(BulletMetrics.CREATED_QUERIES);
@@ -89,9 +89,12 @@ public class JoinBolt extends BaseRichBolt {
                 engine.combine(tuple.getStringByField(Fields.ID), tuple.getBinaryByField(Fields.PARTIAL),
                                tuple.getBooleanByField(Fields.LAST), clock.now(), out);
                 break;
-            default:
+            case Streams.TICK:
                 engine.tick(clock.now(), out);
                 break;
+            default:
+                throw new IllegalStateException("The Join bolt is not wired to stream " + tuple.getSourceStreamId()
+                                                + " of " + tuple.getSourceComponent());
         }
         for (JoinEngine.Emitted e : out) {
             boolean last = e.result().isFinal();

@@ -29,21 +29,21 @@ public class QuerySpout extends BaseRichSpout {
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
+    private final Clock clock;
     private transient SpoutOutputCollector collector;
     private transient Subscriber subscriber;
-    private transient Clock clock;
     private transient CountMetric malformed;
     private transient long malformedCounted;
 
-    public QuerySpout(PubSubFactory pubSub) {
+    public QuerySpout(PubSubFactory pubSub, Clock clock) {
         this.pubSub = pubSub;
+        this.clock = clock;
     }
 
     @Override
     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
         this.collector = collector;
         this.subscriber = pubSub.requestSubscriber();
-        this.clock = Clock.SYSTEM;
         this.malformed = BulletMetrics.register(conf, context).counter(BulletMetrics.PUBSUB_MESSAGES_MALFORMED);
     }
 

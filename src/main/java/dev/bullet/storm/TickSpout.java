@@ -20,18 +20,18 @@ public class TickSpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
 
     private final long intervalMs;
+    private final Clock clock;
     private transient SpoutOutputCollector collector;
-    private transient Clock clock;
     private transient long next;
 
-    public TickSpout(long intervalMs) {
+    public TickSpout(long intervalMs, Clock clock) {
         this.intervalMs = intervalMs;
+        this.clock = clock;
     }
 
     @Override
     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
         this.collector = collector;
-        this.clock = Clock.SYSTEM;
     }
 
     @Override

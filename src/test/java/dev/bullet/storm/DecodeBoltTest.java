@@ -3,11 +3,13 @@ package dev.bullet.storm;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
 import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
 import dev.bullet.storm.testing.Tuples;
+import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +20,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -26,12 +30,13 @@ class DecodeBoltTest {
     private static final String QUERY = "{\"aggregation\": {\"type\": \"RAW\", \"size\": 10}}";
 
     private final RecordingOutputCollector out = new RecordingOutputCollector();
+    private final ManualClock clock = new ManualClock(1_000_000);
     private Bolts.Prepared prepared;
     private DecodeBolt bolt;
 
     @BeforeEach
     void prepare() {
-        bolt = new DecodeBolt(3_600_000L);
+        bolt = new DecodeBolt(3_600_000L, clock);
         prepared = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true));
     }
 
@@ -58,7 +63,7 @@ class DecodeBoltTest {
 
     @Test
     void withAQueryRunningRecordsAreEmittedAnchoredOnTheRecordsStream() {
-        Tuple query = Tuples.query("q", QUERY, System.currentTimeMillis(), 0);
+        Tuple query = Tuples.query("q", QUERY, clock.now(), 0);
         Tuple batch = Tuples.rawBatch(42L, "{\"id\": \"a\", \"n\": 1}", "{\"id\": \"b\"}");
 
         bolt.execute(query);
@@ -77,7 +82,7 @@ class DecodeBoltTest {
 
     @Test
     void malformedMessageIsCountedAndSkipped() {
-        bolt.execute(Tuples.query("q", QUERY, System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.query("q", QUERY, clock.now(), 0));
         Tuple batch = Tuples.rawBatch(7L, "{\"id\": \"a\"}", "not json", "[1]", "{\"id\": \"b\"}");
 
         bolt.execute(batch);
@@ -93,7 +98,7 @@ class DecodeBoltTest {
 
     @Test
     void afterTheJoinsCompleteSignalDecodingStopsAgain() {
-        bolt.execute(Tuples.query("q", QUERY, System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.query("q", QUERY, clock.now(), 0));
         bolt.execute(Tuples.rawBatch(1L, "{\"id\": \"a\"}"));
         assertEquals(1, out.drain().size());
 
@@ -108,13 +113,33 @@ class DecodeBoltTest {
     @Test
     void withMetricsOffNothingIsRegistered() {
         RecordingOutputCollector quiet = new RecordingOutputCollector();
-        DecodeBolt other = new DecodeBolt(3_600_000L);
+        DecodeBolt other = new DecodeBolt(3_600_000L, clock);
         Bolts.Prepared p = Bolts.prepare(other, quiet, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, false));
-        other.execute(Tuples.query("q", QUERY, System.currentTimeMillis(), 0));
+        other.execute(Tuples.query("q", QUERY, clock.now(), 0));
         other.execute(Tuples.rawBatch(1L, "{\"id\": \"a\"}", "nope"));
 
         assertEquals(1, quiet.emitted(Streams.RECORDS).size());
         assertFalse(p.registered(BulletMetrics.RECORDS_DECODED));
         assertFalse(p.registered(BulletMetrics.RECORDS_MALFORMED));
+    }
+
+    @Test
+    void aQueryWhoseCompleteSignalWasLostStopsDecodingAfterTheMaximumLifetime() {
+        bolt.execute(Tuples.query("q", QUERY, clock.now(), 0));
+        bolt.execute(Tuples.rawBatch(1L, "{\"id\": \"a\"}"));
+        assertEquals(1, out.drain().size());
+
+        clock.advance(3_600_001L);
+        bolt.execute(Tuples.rawBatch(2L, "{\"id\": \"b\"}"));
+
+        assertEquals(List.of(), out.emissions());
+        assertEquals(1, counter(BulletMetrics.RECORDS_DECODED));
+    }
+
+    @Test
+    void aTupleFromAStreamTheBoltIsNotWiredToIsABugThatFailsLoudly() {
+        Tuple stray = Tuples.tick(clock.now());
+
+        assertThrows(IllegalStateException.class, () -> bolt.execute(stray));
     }
 }

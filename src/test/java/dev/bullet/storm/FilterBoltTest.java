@@ -3,11 +3,13 @@ package dev.bullet.storm;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
 import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
 import dev.bullet.storm.testing.Tuples;
+import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -27,15 +31,16 @@ class FilterBoltTest {
     private static final String COUNT = "{\"aggregation\": {\"type\": \"GROUP\", \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}}}";
 
     private final RecordingOutputCollector out = new RecordingOutputCollector();
-    private final FilterBolt bolt = new FilterBolt(QuerySettings.defaults());
+    private final ManualClock clock = new ManualClock(1_000_000);
+    private final FilterBolt bolt = new FilterBolt(QuerySettings.defaults(), clock);
 
     @BeforeEach
     void prepare() {
         Bolts.prepare(bolt, out, Map.of());
     }
 
-    private static long now() {
-        return System.currentTimeMillis();
+    private long now() {
+        return clock.now();
     }
 
     @Test
@@ -90,5 +95,14 @@ class FilterBoltTest {
         bolt.execute(Tuples.tick(now()));
         assertEquals(List.of(), out.emissions());
         assertEquals(3, out.acked().size());
+    }
+
+    @Test
+    void aTupleFromAStreamTheBoltIsNotWiredToIsABugThatFailsLoudly() {
+        Tuple stray = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{}", 0, true);
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> bolt.execute(stray));
+        assertTrue(e.getMessage().contains(Streams.RESULT), e.getMessage());
+        assertEquals(List.of(), out.acked());
     }
 }

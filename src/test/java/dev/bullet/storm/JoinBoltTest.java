@@ -6,18 +6,22 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
 import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
 import dev.bullet.storm.testing.Tuples;
+import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
+import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,9 +32,10 @@ class JoinBoltTest {
                                            + " \"duration\": 1000}";
 
     private final RecordingOutputCollector out = new RecordingOutputCollector();
+    private final ManualClock clock = new ManualClock(1_000_000);
 
     private JoinBolt prepared(int filterTasks) {
-        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L);
+        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L, clock);
         Bolts.prepare(bolt, out, Map.of(), filterTasks);
         return bolt;
     }
@@ -51,7 +56,7 @@ class JoinBoltTest {
     @Test
     void rawQueryWithPartialsGivesAFinalResultAndACompleteSignal() {
         JoinBolt bolt = prepared(2);
-        bolt.execute(Tuples.query("q", RAW_2, System.currentTimeMillis(), 5));
+        bolt.execute(Tuples.query("q", RAW_2, clock.now(), 5));
         bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "a").build()), false));
         assertEquals(List.of(), out.emissions());
 
@@ -74,7 +79,7 @@ class JoinBoltTest {
     @Test
     void finalWaitsForTheLastPartialOfEveryFilterTask() {
         JoinBolt bolt = prepared(2);
-        long started = System.currentTimeMillis() - 60_000; // the duration is over: only the last partials matter
+        long started = clock.now() - 60_000; // the duration is over: only the last partials matter
         bolt.execute(Tuples.query("q", COUNT_1S, started, 0));
         bolt.execute(Tuples.tick(0L));
         assertEquals(List.of(), out.emissions(), "no Filter task sent its last partial yet");
@@ -95,7 +100,7 @@ class JoinBoltTest {
     @Test
     void killGivesACompleteSignalAndNoResult() {
         JoinBolt bolt = prepared(1);
-        bolt.execute(Tuples.query("q", RAW_2, System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.query("q", RAW_2, clock.now(), 0));
         bolt.execute(Tuples.partial("q", rawPartial(Records.of("id", "a").build()), false));
 
         bolt.execute(Tuples.querySignal("q", Signal.KILL));
@@ -114,7 +119,7 @@ class JoinBoltTest {
     @SuppressWarnings("unchecked")
     void invalidQueryIsAnsweredAtOnceWithAnErrorResult() {
         JoinBolt bolt = prepared(1);
-        bolt.execute(Tuples.query("bad", "{\"filters\": [", System.currentTimeMillis(), 2));
+        bolt.execute(Tuples.query("bad", "{\"filters\": [", clock.now(), 2));
 
         List<Emission> results = out.emitted(Streams.RESULT);
         assertEquals(1, results.size());
@@ -126,13 +131,22 @@ class JoinBoltTest {
 
     @Test
     void countsCreatedAndImproperQueriesWhenBuiltInMetricsAreOn() {
-        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L);
+        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), 3_600_000L, clock);
         Bolts.Prepared p = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true), 1);
-        bolt.execute(Tuples.query("ok", RAW_2, System.currentTimeMillis(), 0));
-        bolt.execute(Tuples.query("bad", "{\"filters\": [", System.currentTimeMillis(), 0));
+        bolt.execute(Tuples.query("ok", RAW_2, clock.now(), 0));
+        bolt.execute(Tuples.query("bad", "{\"filters\": [", clock.now(), 0));
 
         assertEquals(1, p.count(BulletMetrics.CREATED_QUERIES));
         assertEquals(1, p.count(BulletMetrics.IMPROPER_QUERIES));
         assertEquals(0, p.count(BulletMetrics.RATE_EXCEEDED_QUERIES));
+    }
+
+    @Test
+    void aTupleFromAStreamTheBoltIsNotWiredToIsABugThatFailsLoudly() {
+        JoinBolt bolt = prepared(1);
+        Tuple stray = Tuples.records(1L, Records.of("id", "a").build());
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> bolt.execute(stray));
+        assertTrue(e.getMessage().contains(Streams.RECORDS), e.getMessage());
     }
 }

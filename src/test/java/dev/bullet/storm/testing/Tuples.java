@@ -1,5 +1,6 @@
 package dev.bullet.storm.testing;
 
+import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
@@ -102,11 +103,11 @@ public final class Tuples {
         QuerySettings settings = QuerySettings.defaults();
         Map<String, IComponent> components = new LinkedHashMap<>();
         components.put(Components.DATASOURCE_SPOUT, new KafkaBatchSpout(null));
-        components.put(Components.QUERY_SPOUT, new QuerySpout(null));
-        components.put(Components.TICK_SPOUT, new TickSpout(100));
-        components.put(Components.DATASOURCE_BOLT, new DecodeBolt(60_000));
-        components.put(Components.FILTER_BOLT, new FilterBolt(settings));
-        components.put(Components.JOIN_BOLT, new JoinBolt(settings, 0));
+        components.put(Components.QUERY_SPOUT, new QuerySpout(null, Clock.SYSTEM));
+        components.put(Components.TICK_SPOUT, new TickSpout(100, Clock.SYSTEM));
+        components.put(Components.DATASOURCE_BOLT, new DecodeBolt(60_000, Clock.SYSTEM));
+        components.put(Components.FILTER_BOLT, new FilterBolt(settings, Clock.SYSTEM));
+        components.put(Components.JOIN_BOLT, new JoinBolt(settings, 0, Clock.SYSTEM));
         Map<String, Map<String, Fields>> out = new HashMap<>();
         components.forEach((id, component) -> {
             OutputFieldsGetter getter = new OutputFieldsGetter();
