@@ -76,7 +76,7 @@ public final class Predicates {
                     return value != null && !equalsAny(value, operands, record);
                 };
             case REGEX_LIKE: {
-                Pattern[] patterns = clause.values().stream().map(v -> Pattern.compile(v.value())).toArray(Pattern[]::new);
+                Pattern[] patterns = clause.values().stream().map(v -> rlikePattern(v.value())).toArray(Pattern[]::new);
                 return record -> regexAny(record.get(field), patterns);
             }
             case SIZE_IS:
@@ -88,6 +88,20 @@ public final class Predicates {
             default:
                 return record -> rangeAny(record.get(field), op, operands, record);
         }
+    }
+
+    /** The compiled form of an RLIKE pattern: RE2/J, so matching runs in linear time even on hostile patterns. */
+    public static Pattern rlikePattern(String regex) {
+        return Pattern.compile(regex);
+    }
+
+    /**
+     * The RLIKE rule (SPEC §6.2), the one place it lives: the pattern must match the <b>whole</b> value, as Java's
+     * {@code matches} in the original Bullet, not find a match inside it ({@code .*root.*} finds {@code root}
+     * anywhere). Anything that prefilters RLIKE must agree with this.
+     */
+    public static boolean rlikeMatches(Pattern pattern, CharSequence text) {
+        return pattern.matcher(text).matches();
     }
 
     static boolean equalsAny(Object value, Operand[] operands, Record record) {
@@ -140,7 +154,7 @@ public final class Predicates {
         }
         String text = value instanceof String ? (String) value : String.valueOf(value);
         for (Pattern p : patterns) {
-            if (p.matcher(text).find()) {
+            if (rlikeMatches(p, text)) {
                 return true;
             }
         }
@@ -167,15 +181,22 @@ public final class Predicates {
         return false;
     }
 
+    /** CONTAINSKEY: the map has the key, or one of its inner maps does; a list is searched through its maps. */
     private static boolean containsKeyAny(Object value, Operand[] operands, Record record) {
         if (value instanceof Map) {
-            return mapHasKey((Map<?, ?>) value, operands, record);
+            Map<?, ?> map = (Map<?, ?>) value;
+            return mapHasKey(map, operands, record) || innerMapHasKey(map.values(), operands, record);
         }
         if (value instanceof List) {
-            for (Object element : (List<?>) value) {
-                if (element instanceof Map && mapHasKey((Map<?, ?>) element, operands, record)) {
-                    return true;
-                }
+            return innerMapHasKey((List<?>) value, operands, record);
+        }
+        return false;
+    }
+
+    private static boolean innerMapHasKey(Iterable<?> elements, Operand[] operands, Record record) {
+        for (Object element : elements) {
+            if (element instanceof Map && mapHasKey((Map<?, ?>) element, operands, record)) {
+                return true;
             }
         }
         return false;
@@ -191,32 +212,44 @@ public final class Predicates {
         return false;
     }
 
+    /**
+     * CONTAINSVALUE: one of the map's values or the list's elements equals the value, or, for an element that is
+     * itself a map, one of that inner map's primitive values does (one level down, as the original).
+     */
     private static boolean containsValueAny(Object value, Operand[] operands, Record record) {
         if (value instanceof Map) {
-            return anyEquals(((Map<?, ?>) value).values(), operands, record);
+            return elementsContain(((Map<?, ?>) value).values(), operands, record);
         }
         if (value instanceof List) {
-            for (Object element : (List<?>) value) {
-                if (element instanceof Map) {
-                    if (anyEquals(((Map<?, ?>) element).values(), operands, record)) {
-                        return true;
-                    }
-                } else if (element != null && equalsAny(element, operands, record)) {
+            return elementsContain((List<?>) value, operands, record);
+        }
+        return false;
+    }
+
+    private static boolean elementsContain(Iterable<?> elements, Operand[] operands, Record record) {
+        for (Object element : elements) {
+            if (element instanceof Map) {
+                if (primitiveEquals(((Map<?, ?>) element).values(), operands, record)) {
                     return true;
                 }
+            } else if (isPrimitive(element) && equalsAny(element, operands, record)) {
+                return true;
             }
         }
         return false;
     }
 
-    private static boolean anyEquals(Iterable<?> values, Operand[] operands, Record record) {
+    private static boolean primitiveEquals(Iterable<?> values, Operand[] operands, Record record) {
         for (Object element : values) {
-            if (element != null && !(element instanceof Map) && !(element instanceof List)
-                && equalsAny(element, operands, record)) {
+            if (isPrimitive(element) && equalsAny(element, operands, record)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean isPrimitive(Object value) {
+        return value != null && !(value instanceof Map) && !(value instanceof List);
     }
 
     /**

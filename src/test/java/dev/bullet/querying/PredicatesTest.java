@@ -243,20 +243,43 @@ class PredicatesTest {
     // ------------------------------------------------------------------------------------------- RLIKE
 
     @Test
-    void rlikeMatchesWhenThePatternIsFoundAnywhere() {
-        assertMatches("word", "RLIKE", "\"ell\"");
+    void rlikeMatchesOnlyTheWholeValue() {
+        assertMatches("word", "RLIKE", "\"hello\"");
+        assertMatches("word", "RLIKE", "\"h.*o\"");
         assertMatches("word", "RLIKE", "\"^h.*o$\"");
-        assertNoMatch("word", "RLIKE", "\"^ell\"");
+        assertNoMatch("word", "RLIKE", "\"ell\"");
+        assertNoMatch("word", "RLIKE", "\"^h\"");
+        assertNoMatch("word", "RLIKE", "\"lo$\"");
         assertNoMatch("word", "RLIKE", "\"HELLO\"");
         assertMatches("word", "RLIKE", "\"(?i)HELLO\"");
-        assertMatches("word", "RLIKE", "\"xyz\", \"l{2}\"");
+        assertMatches("word", "RLIKE", "\"xyz\", \"hel{2}o\"");
         assertMatches("empty", "RLIKE", "\"^$\"");
+        assertMatches("empty", "RLIKE", "\"\"");
+    }
+
+    @Test
+    void rlikeFindsInsideAValueOnlyWithDotStar() {
+        Record root = Records.of("user", "root").build();
+        Record adminRoot = Records.of("user", "admin.root").build();
+        assertTrue(matches(rel("user", "RLIKE", "\"root\""), root));
+        assertFalse(matches(rel("user", "RLIKE", "\"root\""), adminRoot));
+        assertTrue(matches(rel("user", "RLIKE", "\".*root.*\""), adminRoot));
+        assertTrue(matches(rel("user", "RLIKE", "\".*root.*\""), root));
+    }
+
+    @Test
+    void rlikeAlternationMustCoverTheWholeValue() {
+        assertMatches("word", "RLIKE", "\"hello|x\"");
+        assertNoMatch("word", "RLIKE", "\"hell|x\"");
     }
 
     @Test
     void rlikeReadsNumbersAndBooleansAsText() {
         assertMatches("n", "RLIKE", "\"^5$\"");
-        assertMatches("t", "RLIKE", "\"tru\"");
+        assertMatches("n", "RLIKE", "\"5\"");
+        assertMatches("t", "RLIKE", "\"tru.\"");
+        assertNoMatch("t", "RLIKE", "\"tru\"");
+        assertNoMatch("big", "RLIKE", "\"9\"");
     }
 
     @Test
@@ -267,7 +290,7 @@ class PredicatesTest {
 
     @Test
     void hostileRegexRunsInLinearTime() {
-        RecordPredicate predicate = compile(rel("s", "RLIKE", "\"(a+)+$\", \"(x+x+)+y\", \"^(a|aa)+$\""));
+        RecordPredicate predicate = compile(rel("s", "RLIKE", "\"(a+)+$\", \"(x+x+)+y\", \"^(a|aa)+$\", \"b(a+)+\""));
         Record hostile = Records.of("s", "a".repeat(100_000) + "!").build();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertFalse(predicate.test(hostile)));
         Record xs = Records.of("s", "x".repeat(50_000)).build();
@@ -347,9 +370,44 @@ class PredicatesTest {
     }
 
     @Test
-    void containsValueDoesNotLookIntoDeeperLevels() {
-        Record record = Records.of().map("m", "inner", mapOf("deep", "x")).build();
-        assertFalse(matches(rel("m", "CONTAINSVALUE", "\"x\""), record));
+    void containsKeyOnAMapOfMapsSearchesOneLevelDown() {
+        Record inner = Records.of().map("mm", "y", mapOf("p", "w")).build();
+        Record top = Records.of().map("mm", "p", mapOf("q", "u")).build();
+        Record deeper = Records.of().map("mm", "a", mapOf("b", mapOf("p", "w"))).build();
+        assertTrue(matches(rel("mm", "CONTAINSKEY", "\"p\""), inner));
+        assertTrue(matches(rel("mm", "CONTAINSKEY", "\"p\""), top));
+        assertTrue(matches(rel("mm", "CONTAINSKEY", "\"q\""), top));
+        assertFalse(matches(rel("mm", "CONTAINSKEY", "\"p\""), deeper));
+        assertFalse(matches(rel("mm", "CONTAINSKEY", "\"w\""), inner));
+    }
+
+    @Test
+    void containsKeyDoesNotSearchMapsInsideListsInsideMaps() {
+        Record record = Records.of().map("mm", "l", listOf(mapOf("p", "w"))).build();
+        assertFalse(matches(rel("mm", "CONTAINSKEY", "\"p\""), record));
+        assertTrue(matches(rel("mm", "CONTAINSKEY", "\"l\""), record));
+    }
+
+    @Test
+    void containsValueOnAMapOfMapsSearchesOneLevelDown() {
+        Record inner = Records.of().map("mm", "y", mapOf("p", "w")).build();
+        Record top = Records.of().map("mm", "p", mapOf("q", "u")).build();
+        Record mixed = Records.of().map("mm", "a", "w", "b", mapOf("c", 7L)).build();
+        assertTrue(matches(rel("mm", "CONTAINSVALUE", "\"w\""), inner));
+        assertFalse(matches(rel("mm", "CONTAINSVALUE", "\"w\""), top));
+        assertFalse(matches(rel("mm", "CONTAINSVALUE", "\"p\""), inner));
+        assertTrue(matches(rel("mm", "CONTAINSVALUE", "\"w\""), mixed));
+        assertTrue(matches(rel("mm", "CONTAINSVALUE", "\"7\""), mixed));
+    }
+
+    @Test
+    void containsValueDoesNotLookTwoLevelsDownNorIntoInnerLists() {
+        Record deep = Records.of().map("m", "inner", mapOf("deep", mapOf("x", "x"))).build();
+        assertFalse(matches(rel("m", "CONTAINSVALUE", "\"x\""), deep));
+        Record innerList = Records.of().map("m", "inner", listOf("x")).build();
+        assertFalse(matches(rel("m", "CONTAINSVALUE", "\"x\""), innerList));
+        Record listOfLists = Records.of().list("l", listOf("x")).build();
+        assertFalse(matches(rel("l", "CONTAINSVALUE", "\"x\""), listOfLists));
     }
 
     // ------------------------------------------------------------------------------------------ logical
@@ -396,7 +454,7 @@ class PredicatesTest {
 
     @Test
     void operationWordsAreCaseInsensitive() {
-        assertMatches("word", "rlike", "\"^h\"");
+        assertMatches("word", "rlike", "\"h.*\"");
         assertMatches("tags", "sizeis", "\"3\"");
         assertTrue(matches("{\"operation\": \"not\", \"clauses\": [" + rel("id", "==", "\"no\"") + "]}"));
     }
