@@ -1,5 +1,6 @@
 package dev.bullet.generator;
 
+import dev.bullet.common.Cli;
 import dev.bullet.common.Clock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,14 +22,14 @@ import java.util.function.LongSupplier;
 /**
  * The data generator's command line ({@code scripts/generate.sh}): feeds the pipeline's firehose topic with
  * {@link RecordGenerator} records at a fixed rate, or with the lines of a file, or writes records to a file.
- * See {@link GeneratorOptions#USAGE} for the flags.
+ * See {@link GeneratorOptions} (or {@code --help}) for the flags.
  *
  * <p>{@link #run} is the programmatic entry (tests call it); only {@link #main} exits the JVM.
  */
 public final class GeneratorMain {
-    static final int EXIT_OK = 0;
-    static final int EXIT_FAILED = 1;
-    static final int EXIT_USAGE = 2;
+    static final int EXIT_OK = Cli.EXIT_OK;
+    static final int EXIT_FAILED = Cli.EXIT_FAILED;
+    static final int EXIT_USAGE = Cli.EXIT_USAGE;
 
     private GeneratorMain() {
     }
@@ -60,16 +61,10 @@ public final class GeneratorMain {
 
     static int run(String[] args, InputStream in, PrintStream out, PrintStream err, BooleanSupplier stop,
                    Clock clock, LongSupplier nanoClock) {
-        GeneratorOptions options;
-        try {
-            options = GeneratorOptions.parse(args);
-        } catch (UsageException e) {
-            err.println("generate: " + e.getMessage() + " (see --help)");
-            return EXIT_USAGE;
-        }
-        if (options.help()) {
-            out.println(GeneratorOptions.USAGE);
-            return EXIT_OK;
+        GeneratorOptions options = new GeneratorOptions();
+        int early = Cli.parse(options, args, out, err);
+        if (early != Cli.RUN) {
+            return early;
         }
         JsonLinesSource lines = null;
         try {

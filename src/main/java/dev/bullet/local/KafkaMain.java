@@ -1,10 +1,17 @@
 package dev.bullet.local;
 
+import dev.bullet.common.Cli;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Runs an {@link EmbeddedKafka} as a process of the local stack ({@code scripts/bullet-local.sh}): starts
@@ -15,41 +22,73 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * KafkaMain [--port N] [--controller-port N] [--dir DIR] [--topic NAME[:PARTITIONS]]...
  * </pre>
- * Exit codes: 1 if the broker cannot start, 2 for a bad command line.
+ * Exit codes ({@link Cli}): 1 if the broker cannot start, 2 for a bad command line.
  */
 public final class KafkaMain {
     /** The line printed once the broker serves and the topics exist; followed by the bootstrap address. */
     public static final String READY_MARKER = "KAFKA_READY";
 
-    static final String USAGE = String.join("\n",
-        "Usage: KafkaMain [--port N] [--controller-port N] [--dir DIR] [--topic NAME[:PARTITIONS]]...",
-        "",
-        "Runs a single-node Kafka broker (KRaft) on 127.0.0.1 until SIGTERM or Ctrl-C.",
-        "  --port N              client port (default " + EmbeddedKafka.DEFAULT_PORT + ")",
-        "  --controller-port N   KRaft controller port (default " + EmbeddedKafka.DEFAULT_CONTROLLER_PORT + ")",
-        "  --dir DIR             data directory, kept across runs (default: a temporary directory, deleted at exit)",
-        "  --topic NAME[:N]      create topic NAME with N partitions (default 1) if missing; repeatable",
-        "Prints '" + READY_MARKER + " 127.0.0.1:PORT' on stdout when the broker serves and the topics exist.");
-
     private KafkaMain() {
     }
 
-    /** The parsed command line. */
-    record Options(int port, int controllerPort, Path dir, Map<String, Integer> topics, boolean help) {
+    /** The command line. */
+    @Command(name = "KafkaMain", sortOptions = false,
+             description = "Runs a single-node Kafka broker (KRaft) on 127.0.0.1 until SIGTERM or Ctrl-C.",
+             footer = {"Prints '" + READY_MARKER + " 127.0.0.1:PORT' on stdout when the broker serves and the topics exist.",
+                       "Exit codes: 1 the broker cannot start, 2 bad command line."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--port", paramLabel = "N", description = "client port (default " + EmbeddedKafka.DEFAULT_PORT + ")")
+        private int port = EmbeddedKafka.DEFAULT_PORT;
+        @Option(names = "--controller-port", paramLabel = "N",
+                description = "KRaft controller port (default " + EmbeddedKafka.DEFAULT_CONTROLLER_PORT + ")")
+        private int controllerPort = EmbeddedKafka.DEFAULT_CONTROLLER_PORT;
+        @Option(names = "--dir", paramLabel = "DIR",
+                description = "data directory, kept across runs (default: a temporary directory, deleted at exit)")
+        private Path dir;
+        @Option(names = "--topic", paramLabel = "NAME[:N]",
+                description = "create topic NAME with N partitions (default 1) if missing; repeatable")
+        private List<String> topicSpecs = new ArrayList<>();
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        private final Map<String, Integer> topics = new LinkedHashMap<>();
+
+        @Override
+        public void validate() {
+            checkPort("--port", port);
+            checkPort("--controller-port", controllerPort);
+            if (port == controllerPort) {
+                throw new Cli.UsageException("--port and --controller-port must differ");
+            }
+            topics.clear();
+            for (String spec : topicSpecs) {
+                addTopic(topics, spec);
+            }
+        }
+
+        int port() {
+            return port;
+        }
+
+        int controllerPort() {
+            return controllerPort;
+        }
+
+        Path dir() {
+            return dir;
+        }
+
+        /** Topic name to partitions, in the order given. */
+        Map<String, Integer> topics() {
+            return topics;
+        }
     }
 
     public static void main(String[] args) {
-        Options options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("kafka: " + e.getMessage() + " (see --help)");
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            System.out.println(USAGE);
-            return;
+        Options options = new Options();
+        int early = Cli.parse(options, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
         System.exit(serve(options, System.out, System.err));
     }
@@ -57,8 +96,7 @@ public final class KafkaMain {
     private static int serve(Options options, PrintStream out, PrintStream err) {
         for (int port : new int[] {options.port(), options.controllerPort()}) {
             if (!EmbeddedKafka.isPortFree(port)) {
-                err.println("kafka: port 127.0.0.1:" + port + " is already in use (another broker running?)");
-                return 1;
+                return Cli.failed(err, "port 127.0.0.1:" + port + " is already in use (another broker running?)");
             }
         }
         EmbeddedKafka kafka = new EmbeddedKafka(options.port(), options.controllerPort(), options.dir());
@@ -71,8 +109,7 @@ public final class KafkaMain {
             kafka.start();
             kafka.createTopics(options.topics());
         } catch (RuntimeException e) {
-            err.println("kafka: cannot start the broker on " + kafka.bootstrapServers() + ": " + e.getMessage());
-            return 1;
+            return Cli.failed(err, "cannot start the broker on " + kafka.bootstrapServers() + ": " + e.getMessage());
         }
         out.println(READY_MARKER + " " + kafka.bootstrapServers());
         out.flush();
@@ -84,36 +121,9 @@ public final class KafkaMain {
         return 0;
     }
 
+    /** Reads the command line; throws {@link Cli.UsageException} for one that cannot run. */
     static Options parse(String[] args) {
-        int port = EmbeddedKafka.DEFAULT_PORT;
-        int controllerPort = EmbeddedKafka.DEFAULT_CONTROLLER_PORT;
-        Path dir = null;
-        Map<String, Integer> topics = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                return new Options(port, controllerPort, dir, topics, true);
-            }
-            if (!flag.equals("--port") && !flag.equals("--controller-port") && !flag.equals("--dir")
-                && !flag.equals("--topic")) {
-                throw new IllegalArgumentException(flag.startsWith("--")
-                    ? "unknown option " + flag : "unexpected argument '" + flag + "'");
-            }
-            if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--port" -> port = port(flag, value);
-                case "--controller-port" -> controllerPort = port(flag, value);
-                case "--dir" -> dir = Path.of(value);
-                default -> addTopic(topics, value);
-            }
-        }
-        if (port == controllerPort) {
-            throw new IllegalArgumentException("--port and --controller-port must differ");
-        }
-        return new Options(port, controllerPort, dir, topics, false);
+        return Cli.parse(new Options(), args);
     }
 
     private static void addTopic(Map<String, Integer> topics, String spec) {
@@ -124,25 +134,19 @@ public final class KafkaMain {
             try {
                 partitions = Integer.parseInt(spec.substring(colon + 1));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--topic expects NAME[:PARTITIONS], got '" + spec + "'");
+                throw new Cli.UsageException("--topic expects NAME[:PARTITIONS], got '" + spec + "'");
             }
         }
         if (name.isEmpty() || partitions < 1) {
-            throw new IllegalArgumentException("--topic expects NAME[:PARTITIONS] with PARTITIONS >= 1, got '"
+            throw new Cli.UsageException("--topic expects NAME[:PARTITIONS] with PARTITIONS >= 1, got '"
                 + spec + "'");
         }
         topics.put(name, partitions);
     }
 
-    private static int port(String flag, String value) {
-        try {
-            int port = Integer.parseInt(value);
-            if (port >= 1 && port <= 65_535) {
-                return port;
-            }
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " must be a port number, got '" + value + "'");
+    private static void checkPort(String flag, int port) {
+        if (port < 1 || port > 65_535) {
+            throw new Cli.UsageException(flag + " must be a port number (1-65535), got " + port);
         }
-        throw new IllegalArgumentException(flag + " must be a port number (1-65535), got '" + value + "'");
     }
 }

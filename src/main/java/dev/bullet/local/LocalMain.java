@@ -1,15 +1,18 @@
 package dev.bullet.local;
 
 import dev.bullet.BulletException;
+import dev.bullet.common.Cli;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.rest.RestServer;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Entry point of {@code scripts/bullet-local.sh} (SPEC §9): runs a {@link LocalStack} until Ctrl-C, SIGTERM or
@@ -24,128 +27,91 @@ public final class LocalMain {
     public static final String READY_MARKER = "BULLET_READY";
     static final int STOP_TIMEOUT_SECONDS = 30;
     static final double DEFAULT_RATE = 200;
-    private static final Set<String> VALUE_FLAGS = Set.of("--bullet-conf", "--kafka-port", "--port", "--data-dir",
-                                                          "--seconds", "--rate");
     static final String SEED_QUERY = "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"c39ba8cfe8\"]}],"
                                      + "\"aggregation\":{\"type\":\"LIMIT\",\"size\":10},\"duration\":30000}";
     static final String QUICK_QUERY = "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":10000}";
 
-    static final String USAGE = String.join("\n",
-            "Usage: bullet-local.sh [--bullet-conf FILE] [--port N] [--rate N | --no-generator]",
-            "                       [--kafka-port N] [--data-dir DIR] [--seconds N] [--help]",
-            "",
-            "The local stack in one process: a Kafka broker (KRaft, 127.0.0.1:9092), the Bullet topology in Storm",
-            "local mode, the REST service (127.0.0.1:9999) and a sample data generator. Ctrl-C stops all of it.",
-            "  --bullet-conf FILE   settings (conf/bullet_settings.yaml shape); Kafka addresses are set by this script",
-            "  --port N             REST port (default bullet.rest.port, 9999)",
-            "  --rate N             sample records per second into the firehose topic (default " + (long) DEFAULT_RATE + ")",
-            "  --no-generator       no sample records (send your own with scripts/generate.sh)",
-            "  --kafka-port N       the broker's port (default 9092; its controller uses N+1)",
-            "  --data-dir DIR       keep the broker's data there (default: a temporary directory, deleted on exit)",
-            "  --seconds N          stop after N seconds (default: run until Ctrl-C)",
-            "  --help               this text",
-            "Prints '" + READY_MARKER + " rest=URL kafka=HOST:PORT' once queries can be sent.",
-            "Exit codes: 0 stopped, 1 could not start, 2 bad command line.");
-
     private LocalMain() {
     }
 
-    /** The parsed command line. */
-    record Options(LocalStack.Options stack, long seconds, boolean help) {
+    /** The command line. */
+    @Command(name = "bullet-local.sh", sortOptions = false,
+             description = {"The local stack in one process: a Kafka broker (KRaft, 127.0.0.1:9092), the Bullet topology in",
+                            "Storm local mode, the REST service (127.0.0.1:9999) and a sample data generator. Ctrl-C stops all of it."},
+             footer = {"Prints '" + READY_MARKER + " rest=URL kafka=HOST:PORT' once queries can be sent.",
+                       "Exit codes: 0 stopped, 1 could not start, 2 bad command line."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--bullet-conf", paramLabel = "FILE",
+                description = "settings (conf/bullet_settings.yaml shape); Kafka addresses are set by this script")
+        private Path bulletConf;
+        @Option(names = "--port", paramLabel = "N", description = "REST port (default bullet.rest.port, 9999)")
+        private Integer restPort;
+        @Option(names = "--rate", paramLabel = "N",
+                description = "sample records per second into the firehose topic (default " + (long) DEFAULT_RATE + ")")
+        private double rate = DEFAULT_RATE;
+        @Option(names = "--no-generator", description = "no sample records (send your own with scripts/generate.sh)")
+        private boolean noGenerator;
+        @Option(names = "--kafka-port", paramLabel = "N",
+                description = "the broker's port (default " + EmbeddedKafka.DEFAULT_PORT + "; its controller uses N+1)")
+        private int kafkaPort = EmbeddedKafka.DEFAULT_PORT;
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "keep the broker's data there (default: a temporary directory, deleted on exit)")
+        private Path dataDir;
+        @Option(names = "--seconds", paramLabel = "N", description = "stop after N seconds (default: run until Ctrl-C)")
+        private Long seconds;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public void validate() {
+            if (restPort != null) {
+                checkRange("--port", restPort, 0, 65_535);
+            }
+            checkRange("--kafka-port", kafkaPort, 1, 65_534);
+            if (seconds != null && seconds < 0) {
+                throw new Cli.UsageException("--seconds must not be negative, got " + seconds);
+            }
+            if (!(rate > 0) || Double.isInfinite(rate)) {
+                throw new Cli.UsageException("--rate must be positive (use --no-generator for none), got " + rate);
+            }
+        }
+
+        private static void checkRange(String flag, int port, int min, int max) {
+            if (port < min || port > max) {
+                throw new Cli.UsageException(flag + " must be a port between " + min + " and " + max + ", got " + port);
+            }
+        }
+
+        LocalStack.Options stack() {
+            return new LocalStack.Options(bulletConf, kafkaPort, dataDir, restPort, noGenerator ? 0 : rate);
+        }
+
+        /** Seconds to run, or -1 to run until stopped. */
+        long seconds() {
+            return seconds == null ? -1 : seconds;
+        }
+
+        boolean help() {
+            return help;
+        }
     }
 
+    /** Reads the command line; throws {@link Cli.UsageException} for one that cannot run. */
     static Options parse(String[] args) {
-        Path conf = null;
-        Path dataDir = null;
-        int kafkaPort = EmbeddedKafka.DEFAULT_PORT;
-        Integer restPort = null;
-        double rate = DEFAULT_RATE;
-        boolean generator = true;
-        long seconds = -1;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--help", "-h" -> {
-                    return new Options(null, -1, true);
-                }
-                case "--no-generator" -> {
-                    generator = false;
-                    continue;
-                }
-                default -> {
-                    // flags with a value below
-                }
-            }
-            if (!VALUE_FLAGS.contains(a)) {
-                throw new IllegalArgumentException("unknown argument '" + a + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(a + " needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--bullet-conf" -> conf = Path.of(v);
-                case "--kafka-port" -> kafkaPort = port(a, v, 1, 65_534);
-                case "--port" -> restPort = port(a, v, 0, 65_535);
-                case "--data-dir" -> dataDir = Path.of(v);
-                case "--seconds" -> seconds = number(a, v);
-                case "--rate" -> {
-                    try {
-                        rate = Double.parseDouble(v);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--rate needs a number, got '" + v + "'");
-                    }
-                    if (!(rate > 0) || Double.isInfinite(rate)) {
-                        throw new IllegalArgumentException("--rate must be positive (use --no-generator for none), got " + v);
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
-            }
-        }
-        return new Options(new LocalStack.Options(conf, kafkaPort, dataDir, restPort, generator ? rate : 0), seconds,
-                           false);
-    }
-
-    private static int port(String flag, String value, int min, int max) {
-        long n = number(flag, value);
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(flag + " must be a port between " + min + " and " + max + ", got " + value);
-        }
-        return (int) n;
-    }
-
-    private static long number(String flag, String value) {
-        try {
-            long n = Long.parseLong(value.trim());
-            if (n < 0) {
-                throw new IllegalArgumentException(flag + " must not be negative, got " + value);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " needs a whole number, got '" + value + "'");
-        }
+        return Cli.parse(new Options(), args);
     }
 
     public static void main(String[] args) throws InterruptedException {
-        Options options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            System.out.println(USAGE);
-            return;
+        Options options = new Options();
+        int early = Cli.parse(options, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
         LocalStack stack;
         try {
             stack = LocalStack.start(options.stack(), System.out);
         } catch (BulletException e) {
-            System.err.println("error: " + e.getMessage());
-            System.exit(1);
+            System.exit(Cli.failed(System.err, e.getMessage()));
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);

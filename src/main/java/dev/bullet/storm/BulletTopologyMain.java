@@ -1,12 +1,12 @@
 package dev.bullet.storm;
 
 import dev.bullet.BulletException;
+import dev.bullet.common.Cli;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import org.apache.storm.StormSubmitter;
 
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,108 +14,97 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
  * {@code storm jar target/bullet-storm-<v>.jar dev.bullet.storm.BulletTopologyMain --bullet-conf FILE [flags]}
  * (SPEC §4.1): loads and validates the settings, builds the topology and submits it. {@code -c key=value} options
  * of the storm CLI arrive as {@code storm.options} and are applied by Storm after this config, so they win.
  */
 public final class BulletTopologyMain {
-    static final String USAGE = String.join("\n",
-            "Usage: storm jar bullet-storm.jar dev.bullet.storm.BulletTopologyMain --bullet-conf FILE [options] [-c key=value ...]",
-            "",
-            "  --bullet-conf FILE                       settings YAML (see conf/bullet_settings.yaml); required",
-            "  --bullet-spout-parallelism N             DataSource spout parallelism",
-            "  --bullet-spout-cpu-load X                DataSource spout CPU load (percent of a core)",
-            "  --bullet-spout-on-heap-memory-load MiB   DataSource spout on-heap memory",
-            "  --bullet-spout-off-heap-memory-load MiB  DataSource spout off-heap memory",
-            "  --bullet-spout-arg S                     argument for a custom DataSource spout (repeatable)",
-            "  --help                                   this text",
-            "",
-            "Flags override the YAML; -c options of the storm command override Storm's config.");
-
     private BulletTopologyMain() {
     }
 
-    /** Parsed command line: the settings file and the flag overrides. */
-    record Arguments(Path conf, Map<String, Object> overrides, boolean help) {
+    /** The command line: the settings file and the flag overrides. */
+    @Command(name = "BulletTopologyMain", sortOptions = false,
+             customSynopsis = "storm jar bullet-storm.jar dev.bullet.storm.BulletTopologyMain --bullet-conf FILE [options] [-c key=value ...]",
+             description = "Submits the Bullet topology (SPEC section 4.1).",
+             footer = "Flags override the YAML; -c options of the storm command override Storm's config.")
+    static final class Arguments implements Cli.Validated {
+        @Option(names = "--bullet-conf", paramLabel = "FILE", required = true,
+                description = "settings YAML (see conf/bullet_settings.yaml); required")
+        private Path conf;
+        @Option(names = "--bullet-spout-parallelism", paramLabel = "N", description = "DataSource spout parallelism")
+        private String spoutParallelism;
+        @Option(names = "--bullet-spout-cpu-load", paramLabel = "X",
+                description = "DataSource spout CPU load (percent of a core)")
+        private String spoutCpuLoad;
+        @Option(names = "--bullet-spout-on-heap-memory-load", paramLabel = "MiB", description = "DataSource spout on-heap memory")
+        private String spoutOnHeapMemory;
+        @Option(names = "--bullet-spout-off-heap-memory-load", paramLabel = "MiB",
+                description = "DataSource spout off-heap memory")
+        private String spoutOffHeapMemory;
+        @Option(names = "--bullet-spout-arg", paramLabel = "S",
+                description = "argument for a custom DataSource spout (repeatable)")
+        private List<String> spoutArgs = new ArrayList<>();
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public void validate() {
+            if (!Files.isReadable(conf)) {
+                throw new Cli.UsageException("cannot read --bullet-conf " + conf);
+            }
+        }
+
+        Path conf() {
+            return conf;
+        }
+
+        /** The settings the flags set; the values are checked when the settings load. */
+        Map<String, Object> overrides() {
+            Map<String, Object> overrides = new LinkedHashMap<>();
+            putIfGiven(overrides, Component.DATASOURCE_SPOUT.parallelismKey(), spoutParallelism);
+            putIfGiven(overrides, Component.DATASOURCE_SPOUT.cpuLoadKey(), spoutCpuLoad);
+            putIfGiven(overrides, Component.DATASOURCE_SPOUT.onHeapMemoryKey(), spoutOnHeapMemory);
+            putIfGiven(overrides, Component.DATASOURCE_SPOUT.offHeapMemoryKey(), spoutOffHeapMemory);
+            if (!spoutArgs.isEmpty()) {
+                overrides.put(SettingsTable.DATASOURCE_SPOUT_ARGS, List.copyOf(spoutArgs));
+            }
+            return overrides;
+        }
+
+        private static void putIfGiven(Map<String, Object> overrides, String key, String value) {
+            if (value != null) {
+                overrides.put(key, value);
+            }
+        }
+
+        boolean help() {
+            return help;
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        Arguments parsed;
-        try {
-            parsed = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        if (parsed.help()) {
-            System.out.println(USAGE);
-            return;
+        Arguments parsed = new Arguments();
+        int early = Cli.parse(parsed, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
         try {
             BulletSettings settings = BulletSettings.load(parsed.conf(), parsed.overrides());
             String name = settings.getString(SettingsTable.TOPOLOGY_NAME);
             StormSubmitter.submitTopology(name, BulletTopology.config(settings), BulletTopology.build(settings));
         } catch (BulletException e) {
+            // Settings that do not validate are a bad command line, as before: exit 2.
             System.err.println("error: " + e.getMessage());
-            System.exit(2);
+            System.exit(Cli.EXIT_USAGE);
         }
     }
 
+    /** Reads the command line; throws {@link Cli.UsageException} for one that cannot run. */
     static Arguments parse(String[] args) {
-        Path conf = null;
-        Map<String, Object> overrides = new LinkedHashMap<>();
-        List<String> spoutArgs = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                return new Arguments(null, Map.of(), true);
-            }
-            if (!flag.startsWith("--bullet-")) {
-                throw new IllegalArgumentException("unknown argument '" + flag + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--bullet-conf":
-                    conf = Path.of(value);
-                    if (!Files.isReadable(conf)) {
-                        throw new IllegalArgumentException("cannot read --bullet-conf " + value);
-                    }
-                    break;
-                case "--bullet-spout-parallelism":
-                    overrides.put(Component.DATASOURCE_SPOUT.parallelismKey(), value);
-                    break;
-                case "--bullet-spout-cpu-load":
-                    overrides.put(Component.DATASOURCE_SPOUT.cpuLoadKey(), value);
-                    break;
-                case "--bullet-spout-on-heap-memory-load":
-                    overrides.put(Component.DATASOURCE_SPOUT.onHeapMemoryKey(), value);
-                    break;
-                case "--bullet-spout-off-heap-memory-load":
-                    overrides.put(Component.DATASOURCE_SPOUT.offHeapMemoryKey(), value);
-                    break;
-                case "--bullet-spout-arg":
-                    spoutArgs.add(value);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown flag '" + flag + "'");
-            }
-        }
-        if (conf == null) {
-            throw new IllegalArgumentException("--bullet-conf is required");
-        }
-        if (!spoutArgs.isEmpty()) {
-            overrides.put(SettingsTable.DATASOURCE_SPOUT_ARGS, spoutArgs);
-        }
-        return new Arguments(conf, overrides, false);
-    }
-
-    static void printUsage(PrintStream out) {
-        out.println(USAGE);
+        return Cli.parse(new Arguments(), args);
     }
 }

@@ -1,5 +1,6 @@
 package dev.bullet.tools;
 
+import dev.bullet.common.Cli;
 import dev.bullet.common.Clock;
 import dev.bullet.query.QuerySettings;
 
@@ -14,27 +15,47 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
  * {@code scripts/bullet-query.sh}: the offline runner's command line (SPEC §6.11). Exit status 0 when the query
  * ran, 2 for an invalid query or bad arguments, 1 when a file cannot be read.
  */
 public final class QueryMain {
-    static final String USAGE = String.join("\n",
-            "Usage: bullet-query.sh --query FILE|- --records FILE|- [--bullet-conf FILE]",
-            "",
-            "Runs one Bullet query over a file of JSON records (one object per line, in order, as if they",
-            "arrived live) and prints every result - each closed window, then the final result - as one",
-            "JSON line on stdout. At the end of the input the query's duration counts as elapsed.",
-            "",
-            "  --query FILE        the query JSON ('-' reads it from stdin)",
-            "  --records FILE      the records, JSON lines ('-' reads them from stdin)",
-            "  --bullet-conf FILE  settings (query limits, sketch sizes, metadata), as for the topology",
-            "  --help              this text",
-            "",
-            "Exit status: 0 ran, 2 invalid query or arguments (the error result is printed), 1 unreadable file.",
-            "Malformed record lines are reported on stderr and skipped.");
+    private static final String STDIN = "-";
 
     private QueryMain() {
+    }
+
+    /** The command line. */
+    @Command(name = "bullet-query.sh", sortOptions = false,
+             customSynopsis = "bullet-query.sh --query FILE|- --records FILE|- [--bullet-conf FILE]",
+             description = {"Runs one Bullet query over a file of JSON records (one object per line, in order, as if they",
+                            "arrived live) and prints every result - each closed window, then the final result - as one",
+                            "JSON line on stdout. At the end of the input the query's duration counts as elapsed."},
+             footer = {"Exit status: 0 ran, 2 invalid query or arguments (the error result is printed), 1 unreadable file.",
+                       "Malformed record lines are reported on stderr and skipped."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--query", paramLabel = "FILE", description = "the query JSON ('-' reads it from stdin)")
+        private String query;
+        @Option(names = "--records", paramLabel = "FILE", description = "the records, JSON lines ('-' reads them from stdin)")
+        private String records;
+        @Option(names = "--bullet-conf", paramLabel = "FILE",
+                description = "settings (query limits, sketch sizes, metadata), as for the topology")
+        private String bulletConf;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public void validate() {
+            if (query == null || records == null) {
+                throw new Cli.UsageException("--query and --records are both required");
+            }
+            if (query.equals(STDIN) && records.equals(STDIN)) {
+                throw new Cli.UsageException("only one of --query and --records can read stdin");
+            }
+        }
     }
 
     public static void main(String[] args) {
@@ -42,43 +63,14 @@ public final class QueryMain {
     }
 
     static int run(String[] args, java.io.InputStream stdin, PrintStream out, PrintStream err) {
-        String queryArg = null;
-        String recordsArg = null;
-        String confArg = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--help") || a.equals("-h")) {
-                out.println(USAGE);
-                return 0;
-            }
-            if (i + 1 >= args.length || !(a.equals("--query") || a.equals("--records") || a.equals("--bullet-conf"))) {
-                err.println(a.startsWith("--") && i + 1 >= args.length && a.matches("--(query|records|bullet-conf)")
-                            ? "error: " + a + " needs a value" : "error: unknown argument '" + a + "'");
-                err.println(USAGE);
-                return 2;
-            }
-            String value = args[++i];
-            switch (a) {
-                case "--query":
-                    queryArg = value;
-                    break;
-                case "--records":
-                    recordsArg = value;
-                    break;
-                default:
-                    confArg = value;
-                    break;
-            }
+        Options options = new Options();
+        int early = Cli.parse(options, args, out, err);
+        if (early != Cli.RUN) {
+            return early;
         }
-        if (queryArg == null || recordsArg == null) {
-            err.println("error: --query and --records are both required");
-            err.println(USAGE);
-            return 2;
-        }
-        if (queryArg.equals("-") && recordsArg.equals("-")) {
-            err.println("error: only one of --query and --records can read stdin");
-            return 2;
-        }
+        String queryArg = options.query;
+        String recordsArg = options.records;
+        String confArg = options.bulletConf;
         QuerySettings settings;
         try {
             settings = confArg == null ? Settings.defaults() : Settings.load(Path.of(confArg));

@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
+import dev.bullet.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,13 +33,16 @@ class GeneratorMainTest {
             "--records")) {
             assertTrue(stdout().contains(flag), flag);
         }
+        CommandLines.assertHelpListsEveryFlag(new CommandLines.Outcome(0, stdout(), stderr()), "generate.sh",
+            List.of("--bootstrap", "--topic", "--rate", "--duration", "--count", "--seed", "--out", "--records"));
     }
 
     @Test
     void unknownFlagExitsTwoWithAClearMessage() {
         assertEquals(2, run("--speed", "5"));
-        assertTrue(stderr().contains("unknown option --speed"), stderr());
+        assertTrue(stderr().contains("unknown option '--speed'"), stderr());
         assertTrue(!stderr().contains("Exception"), stderr());
+        CommandLines.assertOneLineUsageError(new CommandLines.Outcome(2, stdout(), stderr()), "--speed");
     }
 
     @Test

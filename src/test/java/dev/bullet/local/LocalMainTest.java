@@ -1,8 +1,10 @@
 package dev.bullet.local;
 
+import dev.bullet.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -41,13 +43,21 @@ class LocalMainTest {
 
     @Test
     void badFlagsAreClearErrors() {
-        assertTrue(message("--nope").contains("unknown argument '--nope'"));
-        assertTrue(message("--port").contains("--port needs a value"));
+        assertTrue(message("--nope").contains("unknown option '--nope'"));
+        assertTrue(message("--port").contains("--port") && message("--port").contains("Missing"));
         assertTrue(message("--port", "70000").contains("between 0 and 65535"));
         assertTrue(message("--rate", "0").contains("--no-generator"));
-        assertTrue(message("--rate", "fast").contains("--rate needs a number"));
-        assertTrue(message("--kafka-port", "x").contains("whole number"));
-        assertTrue(message("stray").contains("unknown argument 'stray'"));
+        assertTrue(message("--rate", "fast").contains("--rate") && message("--rate", "fast").contains("'fast'"));
+        assertTrue(message("--kafka-port", "x").contains("--kafka-port") && message("--kafka-port", "x").contains("'x'"));
+        assertTrue(message("stray").contains("unexpected argument 'stray'"));
+    }
+
+    @Test
+    void helpListsEveryFlagAndAnUnknownFlagIsAOneLineErrorWithExitTwo() {
+        CommandLines.assertHelpListsEveryFlag(CommandLines.parse(new LocalMain.Options(), "--help"), "bullet-local.sh",
+            List.of("--bullet-conf", "--port", "--rate", "--no-generator", "--kafka-port", "--data-dir", "--seconds"));
+        CommandLines.assertOneLineUsageError(CommandLines.parse(new LocalMain.Options(), "--nope"), "--nope");
+        CommandLines.assertOneLineUsageError(CommandLines.parse(new LocalMain.Options(), "--port", "x"), "--port");
     }
 
     private static String message(String... args) {

@@ -3,6 +3,7 @@ package dev.bullet.storm;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,19 @@ class BulletTopologyMainTest {
         assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-spout-parallelism", "2"}));
         assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-conf"}));
         assertThrows(IllegalArgumentException.class, () -> BulletTopologyMain.parse(new String[] {"--bullet-conf", conf.toString(), "extra"}));
+    }
+
+    @Test
+    void helpListsEveryFlagAndAnUnknownFlagIsAOneLineErrorWithExitTwo(@TempDir Path dir) throws IOException {
+        CommandLines.assertHelpListsEveryFlag(CommandLines.parse(new BulletTopologyMain.Arguments(), "--help"),
+            "BulletTopologyMain", List.of("--bullet-conf", "--bullet-spout-parallelism", "--bullet-spout-cpu-load",
+                "--bullet-spout-on-heap-memory-load", "--bullet-spout-off-heap-memory-load", "--bullet-spout-arg", "-c key=value"));
+        Path conf = Files.writeString(dir.resolve("s.yaml"), "{}\n");
+        CommandLines.Outcome unknown = CommandLines.parse(new BulletTopologyMain.Arguments(),
+            "--bullet-conf", conf.toString(), "--bullet-spout-parallel", "2");
+        CommandLines.assertOneLineUsageError(unknown, "--bullet-spout-parallel");
+        assertTrue(unknown.stderr().contains("did you mean --bullet-spout-parallelism"), unknown.stderr());
+        CommandLines.assertOneLineUsageError(CommandLines.parse(new BulletTopologyMain.Arguments()), "--bullet-conf");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.bullet.tools;
 
 import dev.bullet.record.JsonCodec;
+import dev.bullet.testing.CommandLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,21 +54,25 @@ class QueryMainTest {
         assertEquals(0, run("", "--help"));
         assertTrue(stdout().contains("Usage: bullet-query.sh"), stdout());
         assertTrue(stdout().contains("--records"));
+        CommandLines.assertHelpListsEveryFlag(new CommandLines.Outcome(0, stdout(), stderr()), "bullet-query.sh",
+            List.of("--query", "--records", "--bullet-conf"));
+        out.reset();
         assertEquals(0, run("", "--query", "q.json", "-h"));
     }
 
     @Test
     void unknownFlagIsAnErrorWithStatusTwo() {
         assertEquals(2, run("", "--query", "q.json", "--records", "r.jsonl", "--verbose"));
-        assertTrue(stderr().contains("unknown argument '--verbose'"), stderr());
-        assertTrue(stderr().contains("Usage:"));
+        assertTrue(stderr().contains("unknown option '--verbose'"), stderr());
+        assertTrue(stderr().contains("--help"), "points to the usage: " + stderr());
         assertEquals("", stdout());
+        CommandLines.assertOneLineUsageError(new CommandLines.Outcome(2, stdout(), stderr()), "--verbose");
     }
 
     @Test
     void aFlagWithoutItsValueIsAnError() {
         assertEquals(2, run("", "--query"));
-        assertTrue(stderr().contains("--query needs a value"), stderr());
+        assertTrue(stderr().contains("Missing required parameter for option '--query'"), stderr());
     }
 
     @Test
