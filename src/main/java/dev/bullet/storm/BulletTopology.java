@@ -7,10 +7,10 @@ import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.metrics.MetricsSinks;
 import dev.bullet.query.QuerySettings;
-import dev.bullet.record.MapRecord;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import dev.bullet.storm.serialization.KryoRegistrations;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.BoltDeclarer;
@@ -19,7 +19,6 @@ import org.apache.storm.topology.IRichSpout;
 import org.apache.storm.topology.TopologyBuilder;
 
 import java.lang.reflect.Constructor;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,11 +89,7 @@ public final class BulletTopology {
             conf.setNumAckers(0);
         }
         conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true);
-        conf.registerSerialization(MapRecord.class);
-        conf.registerSerialization(LinkedHashMap.class);
-        conf.registerSerialization(ArrayList.class);
-        conf.registerSerialization(byte[].class);
-        conf.registerSerialization(java.util.Collections.emptyMap().getClass(), EmptyMapSerializer.class);
+        KryoRegistrations.register(conf);
         metrics(settings, conf);
         conf.putAll(settings.passthrough());
         return conf;
