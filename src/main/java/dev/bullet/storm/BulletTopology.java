@@ -28,6 +28,9 @@ import java.util.Map;
  * local mode alike. Per-component parallelism and Resource Aware Scheduler loads come from the settings (§3.7).
  */
 public final class BulletTopology {
+    /** Storm's {@code topology.message.timeout.secs} unless the settings pass another one through. */
+    static final int MESSAGE_TIMEOUT_SECS = 10;
+
     private BulletTopology() {
     }
 
@@ -54,7 +57,8 @@ public final class BulletTopology {
                                         spec(settings, Component.DATASOURCE_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_SPOUT)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
-                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL);
+                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL)
+                               .directGrouping(Components.JOIN_BOLT, Streams.REPLAY);
         resources(decode, spec(settings, Component.DATASOURCE_BOLT));
 
         BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query),
@@ -62,7 +66,9 @@ public final class BulletTopology {
                                .shuffleGrouping(Components.DATASOURCE_BOLT, Streams.RECORDS)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
                                .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL)
-                               .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+                               .allGrouping(Components.TICK_SPOUT, Streams.TICK)
+                               .directGrouping(Components.JOIN_BOLT, Streams.REPLAY)
+                               .allGrouping(Components.JOIN_BOLT, Streams.HELLO);
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
@@ -71,7 +77,10 @@ public final class BulletTopology {
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.SIGNAL, byId)
-                             .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+                             .allGrouping(Components.TICK_SPOUT, Streams.TICK)
+                             .fieldsGrouping(Components.FILTER_BOLT, Streams.RESTORE, byId)
+                             .allGrouping(Components.FILTER_BOLT, Streams.HELLO)
+                             .allGrouping(Components.DATASOURCE_BOLT, Streams.HELLO);
         resources(join, spec(settings, Component.JOIN_BOLT));
 
         resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())
@@ -89,6 +98,8 @@ public final class BulletTopology {
             conf.setNumAckers(0);
         }
         conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true);
+        // a record batch whose Filter task died before reporting it is read again after this long (see FilterBolt)
+        conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
         KryoRegistrations.register(conf);
         metrics(settings, conf);
         conf.putAll(settings.passthrough());

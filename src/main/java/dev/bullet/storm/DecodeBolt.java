@@ -4,6 +4,7 @@ import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.metric.api.CountMetric;
@@ -25,6 +26,9 @@ import java.util.Map;
  * The DataSource bolt (SPEC §3.2): decodes each raw message of a batch into a record and forwards the batch
  * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
  * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
+ *
+ * <p>A (re)started task says hello to the Join tasks and holds raw batches back (unacked) until each Join task
+ * has replayed its running queries, so no batch is dropped for lack of a query it did not know yet.
  */
 public class DecodeBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
@@ -37,6 +41,11 @@ public class DecodeBolt extends BaseRichBolt {
     private transient CountMetric malformedCount;
     private transient long lastPurge;
     private transient Clock clock;
+    private transient int taskId;
+    private transient boolean announced;
+    private transient int replaysPending;
+    private transient List<Tuple> waiting;
+    private transient long waitingSince;
 
     /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
     public DecodeBolt(long maxQueryLifetimeMs) {
@@ -49,6 +58,9 @@ public class DecodeBolt extends BaseRichBolt {
         this.decoder = new RecordDecoder();
         this.clock = Clock.SYSTEM;
         this.activeUntil = new HashMap<>();
+        this.taskId = context.getThisTaskId();
+        this.replaysPending = context.getComponentTasks(Components.JOIN_BOLT).size();
+        this.waiting = new ArrayList<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         this.decoded = metrics.counter(BulletMetrics.RECORDS_DECODED);
         this.malformedCount = metrics.counter(BulletMetrics.RECORDS_MALFORMED);
@@ -56,8 +68,28 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        if (!announced) {
+            announced = true; // a (re)started task: the Join tasks replay their running queries to it
+            waitingSince = clock.now();
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
         String stream = tuple.getSourceStreamId();
-        if (Streams.QUERY.equals(stream)) {
+        if (replaysPending > 0 && clock.now() - waitingSince > FilterBolt.REPLAY_WAIT_MS) {
+            replaysPending = 0; // a Join task that does not answer must not hold the records forever
+        }
+        if (replaysPending > 0 && Streams.RAW_BATCH.equals(stream)) {
+            waiting.add(tuple); // decoded once this task knows every running query
+            return;
+        }
+        if (!waiting.isEmpty() && replaysPending == 0) {
+            releaseWaiting();
+        }
+        if (Streams.REPLAY.equals(stream) && tuple.getValueByField(Fields.ID) == null) {
+            replaysPending--; // the end of one Join task's replay
+            if (replaysPending == 0) {
+                releaseWaiting();
+            }
+        } else if (Streams.QUERY.equals(stream) || Streams.REPLAY.equals(stream)) {
             activeUntil.put(tuple.getStringByField(Fields.ID), clock.now() + maxQueryLifetimeMs);
         } else if (Streams.SIGNAL.equals(stream)) {
             if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
@@ -106,8 +138,17 @@ public class DecodeBolt extends BaseRichBolt {
         activeUntil.values().removeIf(until -> until < now);
     }
 
+    private void releaseWaiting() {
+        List<Tuple> ready = new ArrayList<>(waiting);
+        waiting.clear();
+        for (Tuple t : ready) {
+            execute(t);
+        }
+    }
+
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
     }
 }

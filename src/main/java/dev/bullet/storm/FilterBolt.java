@@ -5,7 +5,9 @@ import dev.bullet.metrics.LatencyHistogram;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
+import dev.bullet.querying.RunningQuery;
 import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.task.OutputCollector;
@@ -23,14 +25,29 @@ import java.util.Map;
  * The Filter bolt (SPEC §3.4): a thin adapter over {@link FilterEngine}. Queries arrive on every task (all
  * grouping), record batches are shuffled in, partials go to the query's Join task (fields grouping on id).
  * COMPLETE signals from the Join make every task drop the query.
+ *
+ * <p>Surviving a worker's death: a record batch is acked only once the partials that cover it are emitted, anchored
+ * to it (RAW partials at once, the others on the next tick), and the Join acks a partial once merged; so a batch
+ * whose task died before reporting it times out and is read again from Kafka, and a reported batch is never
+ * re-read. A (re)started task says hello to the Join tasks, which replay their running queries to it; when a Join
+ * task says hello, this task hands it back the queries it owned ({@link Streams#RESTORE}).
  */
 public class FilterBolt extends BaseRichBolt {
+    /** How long a (re)started task holds record batches back waiting for the Join tasks' replays. */
+    static final long REPLAY_WAIT_MS = 5_000;
     private final QuerySettings settings;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
+    private transient List<Tuple> unreported;
     private transient Clock clock;
     private transient LatencyHistogram latency;
+    private transient int taskId;
+    private transient boolean announced;
+    /** Join tasks whose replay has not ended yet; record batches wait until none is left (or the wait is too long). */
+    private transient int replaysPending;
+    private transient List<Tuple> waiting;
+    private transient long waitingSince;
 
     public FilterBolt(QuerySettings settings) {
         this.settings = settings;
@@ -41,7 +58,11 @@ public class FilterBolt extends BaseRichBolt {
         this.collector = collector;
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
+        this.unreported = new ArrayList<>();
         this.clock = Clock.SYSTEM;
+        this.taskId = context.getThisTaskId();
+        this.replaysPending = context.getComponentTasks(Components.JOIN_BOLT).size();
+        this.waiting = new ArrayList<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
@@ -50,18 +71,52 @@ public class FilterBolt extends BaseRichBolt {
     @Override
     @SuppressWarnings("unchecked")
     public void execute(Tuple tuple) {
+        if (!announced) {
+            announced = true;
+            waitingSince = clock.now();
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
+        if (replaysPending > 0 && clock.now() - waitingSince > REPLAY_WAIT_MS) {
+            replaysPending = 0; // a Join task that does not answer must not hold the records forever
+        }
+        if (replaysPending > 0 && Streams.RECORDS.equals(tuple.getSourceStreamId())) {
+            waiting.add(tuple); // consumed once this task has every running query
+            return;
+        }
+        if (!waiting.isEmpty() && replaysPending == 0) {
+            releaseWaiting();
+        }
         switch (tuple.getSourceStreamId()) {
+            case Streams.REPLAY:
+                if (tuple.getValueByField(Fields.ID) == null) {
+                    replaysPending--; // the end of one Join task's replay
+                    if (replaysPending == 0) {
+                        releaseWaiting();
+                    }
+                    break;
+                }
+                engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
+                           tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
+                break;
             case Streams.QUERY:
                 engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
-                           tuple.getLongByField(Fields.START_TIME));
+                           tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
                 break;
             case Streams.SIGNAL:
                 if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
                     engine.remove(tuple.getStringByField(Fields.ID));
                 }
                 break;
+            case Streams.HELLO:
+                restoreTo(tuple.getIntegerByField(Fields.TASK));
+                break;
             case Streams.TICK:
                 engine.tick(clock.now(), out);
+                emit(unreported);
+                for (Tuple t : unreported) {
+                    collector.ack(t);
+                }
+                unreported.clear();
                 break;
             default: {
                 List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
@@ -69,18 +124,45 @@ public class FilterBolt extends BaseRichBolt {
                 if (latency != null) {
                     latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
                 }
-                break;
+                emit(List.of(tuple));
+                if (engine.isEmpty()) {
+                    collector.ack(tuple);
+                } else {
+                    unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
+                }
+                return;
             }
         }
+        emit(List.of());
+        collector.ack(tuple);
+    }
+
+    private void emit(List<Tuple> anchors) {
         for (FilterEngine.Partial p : out) {
-            collector.emit(Streams.PARTIAL, new Values(p.id(), p.data(), p.last()));
+            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.data(), p.last()));
         }
         out.clear();
-        collector.ack(tuple);
+    }
+
+    private void restoreTo(int joinTask) {
+        for (RunningQuery q : engine.running()) {
+            collector.emit(Streams.RESTORE, new Values(q.id(), q.json(), q.startTime(), q.replyPartition(), joinTask));
+        }
+    }
+
+    private void releaseWaiting() {
+        List<Tuple> ready = new ArrayList<>(waiting);
+        waiting.clear();
+        for (Tuple t : ready) {
+            execute(t);
+        }
     }
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
+        declarer.declareStream(Streams.RESTORE, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
+                                                                                  Fields.REPLY_PARTITION, Fields.TASK));
     }
 }

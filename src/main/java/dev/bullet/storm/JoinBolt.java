@@ -4,6 +4,7 @@ import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.RunningQuery;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -23,6 +24,10 @@ import java.util.Map;
  * The Join bolt (SPEC §3.5): a thin adapter over {@link JoinEngine}. Owns queries by id; emits every result to
  * the Result bolt and, with each final result (or a KILL), a COMPLETE signal that every Filter task and the
  * decode bolt receive.
+ *
+ * <p>Restarts: a (re)started Filter or decode task says hello and gets every running query of this task replayed to
+ * it directly; when this task (re)starts it says hello to the Filter tasks, which hand back the queries it owned,
+ * taken up again with results that say which windows may be incomplete.
  */
 public class JoinBolt extends BaseRichBolt {
     private final QuerySettings settings;
@@ -35,6 +40,9 @@ public class JoinBolt extends BaseRichBolt {
     private transient CountMetric improper;
     private transient CountMetric rateExceeded;
     private transient long[] counted;
+    private transient int taskId;
+    private transient List<Integer> queryTakers;
+    private transient boolean announced;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs) {
         this.settings = settings;
@@ -54,6 +62,9 @@ public class JoinBolt extends BaseRichBolt {
         this.improper = metrics.counter(BulletMetrics.IMPROPER_QUERIES);
         this.rateExceeded = metrics.counter(BulletMetrics.RATE_EXCEEDED_QUERIES);
         this.counted = new long[3];
+        this.taskId = context.getThisTaskId();
+        this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
+        queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
     }
 
     private void countQueries() {
@@ -66,8 +77,27 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        if (!announced) {
+            announced = true;
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
         String id;
         switch (tuple.getSourceStreamId()) {
+            case Streams.HELLO: {
+                int task = tuple.getIntegerByField(Fields.TASK);
+                replayTo(List.of(task), engine.running());
+                collector.emitDirect(task, Streams.REPLAY, new Values(null, null, 0L, -1)); // the end of this replay
+                break;
+            }
+            case Streams.RESTORE:
+                id = tuple.getStringByField(Fields.ID);
+                if (tuple.getIntegerByField(Fields.TASK) == taskId
+                    && engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                                      tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now())) {
+                    // Filter or decode tasks that restarted with this task have not had it yet
+                    replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
+                }
+                break;
             case Streams.QUERY:
                 id = tuple.getStringByField(Fields.ID);
                 JoinEngine.Emitted error = engine.add(id, tuple.getStringByField(Fields.QUERY),
@@ -85,7 +115,7 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.PARTIAL:
                 engine.combine(tuple.getStringByField(Fields.ID), tuple.getBinaryByField(Fields.PARTIAL),
-                               tuple.getBooleanByField(Fields.LAST), clock.now(), out);
+                               tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(), clock.now(), out);
                 break;
             default:
                 engine.tick(clock.now(), out);
@@ -103,10 +133,25 @@ public class JoinBolt extends BaseRichBolt {
         collector.ack(tuple);
     }
 
+    /**
+     * Sends running queries to (re)started Filter and decode tasks; they ignore the ones they hold. A replay in
+     * answer to a hello ends with a tuple whose id is null.
+     */
+    private void replayTo(List<Integer> tasks, List<RunningQuery> queries) {
+        for (int task : tasks) {
+            for (RunningQuery q : queries) {
+                collector.emitDirect(task, Streams.REPLAY, new Values(q.id(), q.json(), q.startTime(), q.replyPartition()));
+            }
+        }
+    }
+
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.RESULT, new org.apache.storm.tuple.Fields(Fields.ID, Fields.RESULT,
                                                                                  Fields.REPLY_PARTITION, Fields.FINAL));
         declarer.declareStream(Streams.SIGNAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.SIGNAL));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
+        declarer.declareStream(Streams.REPLAY, true, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY,
+                                                                                     Fields.START_TIME, Fields.REPLY_PARTITION));
     }
 }

@@ -116,6 +116,19 @@ class KryoSerializationTest {
             byStream.put(Components.JOIN_BOLT + "/" + e.stream() + "/" + e.value(0), e.values());
         }
 
+        // restarts: hellos (the same shape from every bolt), the Join's replay and the Filter's restore
+        for (String component : List.of(Components.DATASOURCE_BOLT, Components.FILTER_BOLT, Components.JOIN_BOLT)) {
+            byStream.put(component + "/" + Streams.HELLO, Tuples.hello(component, 12).getValues());
+        }
+        RecordingOutputCollector restoreOut = run(new FilterBolt(settings), Tuples.query("g", COUNT, now, 1),
+                                                  Tuples.hello(Components.JOIN_BOLT, 9));
+        byStream.put(Components.FILTER_BOLT + "/" + Streams.RESTORE, restoreOut.emitted(Streams.RESTORE).get(0).values());
+        RecordingOutputCollector replayOut = run(new JoinBolt(settings, 0), Tuples.query("g", COUNT, now, 1),
+                                                 Tuples.hello(Components.FILTER_BOLT, 3));
+        for (Emission e : replayOut.emitted(Streams.REPLAY)) {
+            byStream.put(Components.JOIN_BOLT + "/" + Streams.REPLAY + "/" + e.value(0), e.values());
+        }
+
         Set<String> covered = new TreeSet<>();
         for (Map.Entry<String, List<Object>> e : byStream.entrySet()) {
             List<Object> back = roundTrip(e.getValue());
