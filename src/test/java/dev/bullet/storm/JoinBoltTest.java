@@ -20,6 +20,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Join bolt driven directly: queries and partials in, results and COMPLETE signals out. */
@@ -108,7 +109,7 @@ class JoinBoltTest {
         assertEquals(2, replays.size());
         assertEquals(List.of("q", COUNT_1S, start, 3), replays.get(0).values());
         assertEquals(1234, replays.get(0).directTask());
-        assertEquals(null, replays.get(1).value(0), "the end of the replay");
+        assertNull(replays.get(1).value(0), "the end of the replay");
         assertEquals(1234, replays.get(1).directTask());
     }
 
