@@ -22,17 +22,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalMain {
     public static final String READY_MARKER = "BULLET_READY";
-    static final int STOP_TIMEOUT_SECONDS = 30;
+    static final int STOP_TIMEOUT_SECONDS = 120; // a multi-process cluster (--cluster) takes a while to stop
     static final double DEFAULT_RATE = 200;
     private static final Set<String> VALUE_FLAGS = Set.of("--bullet-conf", "--kafka-port", "--port", "--data-dir",
-                                                          "--seconds", "--rate");
+                                                          "--seconds", "--rate", "--supervisors");
     static final String SEED_QUERY = "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"c39ba8cfe8\"]}],"
                                      + "\"aggregation\":{\"type\":\"LIMIT\",\"size\":10},\"duration\":30000}";
     static final String QUICK_QUERY = "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":10000}";
 
     static final String USAGE = String.join("\n",
             "Usage: bullet-local.sh [--bullet-conf FILE] [--port N] [--rate N | --no-generator]",
-            "                       [--kafka-port N] [--data-dir DIR] [--seconds N] [--help]",
+            "                       [--kafka-port N] [--data-dir DIR] [--seconds N] [--cluster [--supervisors N]] [--help]",
             "",
             "The local stack in one process: a Kafka broker (KRaft, 127.0.0.1:9092), the Bullet topology in Storm",
             "local mode, the REST service (127.0.0.1:9999) and a sample data generator. Ctrl-C stops all of it.",
@@ -43,6 +43,10 @@ public final class LocalMain {
             "  --kafka-port N       the broker's port (default 9092; its controller uses N+1)",
             "  --data-dir DIR       keep the broker's data there (default: a temporary directory, deleted on exit)",
             "  --seconds N          stop after N seconds (default: run until Ctrl-C)",
+            "  --cluster            the topology on a real multi-process Storm cluster (scripts/storm-cluster.sh:",
+            "                       ZooKeeper, Nimbus, Supervisors, worker JVMs per bullet.topology.workers) instead",
+            "                       of Storm's local mode; 'storm-cluster.sh workers' lists its workers",
+            "  --supervisors N      with --cluster: N Supervisors, each with its own slots (default 1)",
             "  --help               this text",
             "Prints '" + READY_MARKER + " rest=URL kafka=HOST:PORT' once queries can be sent.",
             "Exit codes: 0 stopped, 1 could not start, 2 bad command line.");
@@ -61,6 +65,8 @@ public final class LocalMain {
         Integer restPort = null;
         double rate = DEFAULT_RATE;
         boolean generator = true;
+        boolean cluster = false;
+        int supervisors = 1;
         long seconds = -1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -70,6 +76,10 @@ public final class LocalMain {
                 }
                 case "--no-generator" -> {
                     generator = false;
+                    continue;
+                }
+                case "--cluster" -> {
+                    cluster = true;
                     continue;
                 }
                 default -> {
@@ -89,6 +99,13 @@ public final class LocalMain {
                 case "--port" -> restPort = port(a, v, 0, 65_535);
                 case "--data-dir" -> dataDir = Path.of(v);
                 case "--seconds" -> seconds = number(a, v);
+                case "--supervisors" -> {
+                    long n = number(a, v);
+                    if (n < 1 || n > 12) {
+                        throw new IllegalArgumentException("--supervisors must be between 1 and 12, got " + v);
+                    }
+                    supervisors = (int) n;
+                }
                 case "--rate" -> {
                     try {
                         rate = Double.parseDouble(v);
@@ -102,8 +119,8 @@ public final class LocalMain {
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        return new Options(new LocalStack.Options(conf, kafkaPort, dataDir, restPort, generator ? rate : 0), seconds,
-                           false);
+        return new Options(new LocalStack.Options(conf, kafkaPort, dataDir, restPort, generator ? rate : 0,
+                                                  cluster ? supervisors : 0), seconds, false);
     }
 
     private static int port(String flag, String value, int min, int max) {
