@@ -92,11 +92,21 @@ public final class JoinEngine {
      * restarted task that gets an ended query again sends its last again).
      */
     public void combine(String id, byte[] partial, boolean last, int task, long now, List<Emitted> out) {
+        combine(id, partial, last, task, new long[0], false, now, out);
+    }
+
+    /**
+     * As above, for a partial that covers the record batches {@code batchKeys}; a {@code retry} partial covers one
+     * batch sent again after a failure, and is dropped when that batch was merged already (nothing counted twice).
+     */
+    public void combine(String id, byte[] partial, boolean last, int task, long[] batchKeys, boolean retry, long now,
+                        List<Emitted> out) {
         Owned owned = queries.get(id);
         if (owned == null) {
             return;
         }
-        collect(id, owned, owned.querier().combine(partial, last, task, now), out);
+        byte[] data = owned.querier().mergedBefore(batchKeys, retry) ? null : partial;
+        collect(id, owned, owned.querier().combine(data, last, task, now), out);
     }
 
     public void tick(long now, List<Emitted> out) {

@@ -41,6 +41,8 @@ public final class JoinQuerier {
     private long nextEmitTime;
     private int finalPartials;
     private final java.util.Set<Integer> lastFrom = new java.util.HashSet<>();
+    /** Keys of the record batches merged so far (to drop a batch sent again after a failure, SPEC §3.1). */
+    private final java.util.Set<Long> mergedBatches = new java.util.HashSet<>();
     /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */
     private long restoredAt = -1;
     private int incompleteUntilWindow;
@@ -105,6 +107,26 @@ public final class JoinQuerier {
      */
     public List<Result> combine(byte[] partial, boolean last, long now) {
         return combine(partial, last, -1, now);
+    }
+
+    /**
+     * Notes the record batches a partial covers and tells whether it must be dropped: a {@code retry} partial (one
+     * batch sent again after a failure) whose batch was merged already. Keys are random longs, 0 for none.
+     */
+    public boolean mergedBefore(long[] batchKeys, boolean retry) {
+        if (retry) {
+            for (long key : batchKeys) {
+                if (key != 0 && mergedBatches.contains(key)) {
+                    return true;
+                }
+            }
+        }
+        for (long key : batchKeys) {
+            if (key != 0) {
+                mergedBatches.add(key);
+            }
+        }
+        return false;
     }
 
     /** As {@link #combine(byte[], boolean, long)}, counting the last partial of Filter task {@code task} once. */

@@ -109,6 +109,9 @@ public class DecodeBolt extends BaseRichBolt {
         }
         List<byte[]> batch = (List<byte[]>) tuple.getValueByField(Fields.BATCH);
         long readTime = tuple.getLongByField(Fields.READ_TIME);
+        // a plug-in spout may send batches without key: they cannot be told apart when sent again
+        long key = tuple.contains(Fields.BATCH_KEY) ? tuple.getLongByField(Fields.BATCH_KEY) : 0L;
+        boolean retry = tuple.contains(Fields.RETRY) && tuple.getBooleanByField(Fields.RETRY);
         List<Record> records = new ArrayList<>(batch.size());
         long malformed = 0;
         for (byte[] message : batch) {
@@ -125,7 +128,7 @@ public class DecodeBolt extends BaseRichBolt {
             LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
         }
         if (!records.isEmpty()) {
-            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime));
+            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime, key, retry));
         }
     }
 
@@ -148,7 +151,8 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME));
+        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME,
+                                                                                  Fields.BATCH_KEY, Fields.RETRY));
         declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
     }
 }

@@ -35,11 +35,13 @@ import java.util.Map;
 public class FilterBolt extends BaseRichBolt {
     /** How long a (re)started task holds record batches back waiting for the Join tasks' replays. */
     static final long REPLAY_WAIT_MS = 5_000;
+    private static final long[] NO_KEYS = new long[0];
     private final QuerySettings settings;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
     private transient List<Tuple> unreported;
+    private transient List<Long> unreportedKeys;
     private transient Clock clock;
     private transient LatencyHistogram latency;
     private transient int taskId;
@@ -59,6 +61,7 @@ public class FilterBolt extends BaseRichBolt {
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
         this.unreported = new ArrayList<>();
+        this.unreportedKeys = new ArrayList<>();
         this.clock = Clock.SYSTEM;
         this.taskId = context.getThisTaskId();
         this.replaysPending = context.getComponentTasks(Components.JOIN_BOLT).size();
@@ -69,7 +72,6 @@ public class FilterBolt extends BaseRichBolt {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void execute(Tuple tuple) {
         if (!announced) {
             announced = true;
@@ -111,35 +113,69 @@ public class FilterBolt extends BaseRichBolt {
                 restoreTo(tuple.getIntegerByField(Fields.TASK));
                 break;
             case Streams.TICK:
-                engine.tick(clock.now(), out);
-                emit(unreported);
-                for (Tuple t : unreported) {
-                    collector.ack(t);
-                }
-                unreported.clear();
+                flush();
                 break;
-            default: {
-                List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
-                engine.consume(records, clock.now(), out);
-                if (latency != null) {
-                    latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
-                }
-                emit(List.of(tuple));
-                if (engine.isEmpty()) {
-                    collector.ack(tuple);
-                } else {
-                    unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
-                }
+            default:
+                consume(tuple);
                 return;
-            }
         }
-        emit(List.of());
+        emit(List.of(), NO_KEYS, false);
         collector.ack(tuple);
     }
 
-    private void emit(List<Tuple> anchors) {
+    /**
+     * A record batch. A first attempt is held (unacked) until the next tick's partials cover it. A batch sent again
+     * after a failure is reported alone, at once, flagged: the Join merges it only if it never merged the batch
+     * (its first attempt may have been reported before the failure, e.g. when only the ack was lost).
+     */
+    @SuppressWarnings("unchecked")
+    private void consume(Tuple tuple) {
+        long key = tuple.getLongByField(Fields.BATCH_KEY);
+        boolean retry = tuple.getBooleanByField(Fields.RETRY);
+        if (retry) {
+            flush(); // the partials so far must not include the retried batch
+        }
+        List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
+        engine.consume(records, clock.now(), out);
+        if (latency != null) {
+            latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
+        }
+        long[] keys = key == 0 ? NO_KEYS : new long[] {key};
+        if (retry) {
+            engine.tick(clock.now(), out);
+            emit(List.of(tuple), keys, true);
+            collector.ack(tuple);
+            return;
+        }
+        emit(List.of(tuple), keys, false); // RAW partials of this batch
+        if (engine.isEmpty()) {
+            collector.ack(tuple);
+        } else {
+            unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
+            if (key != 0) {
+                unreportedKeys.add(key);
+            }
+        }
+    }
+
+    /** Emits every pending partial, covering the batches not reported yet, and acks those batches. */
+    private void flush() {
+        engine.tick(clock.now(), out);
+        long[] keys = new long[unreportedKeys.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = unreportedKeys.get(i);
+        }
+        emit(unreported, keys, false);
+        for (Tuple t : unreported) {
+            collector.ack(t);
+        }
+        unreported.clear();
+        unreportedKeys.clear();
+    }
+
+    private void emit(List<Tuple> anchors, long[] keys, boolean retry) {
         for (FilterEngine.Partial p : out) {
-            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.data(), p.last()));
+            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.data(), p.last(), keys, retry));
         }
         out.clear();
     }
@@ -160,7 +196,8 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST));
+        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST,
+                                                                                  Fields.BATCH_KEYS, Fields.RETRY));
         declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
         declarer.declareStream(Streams.RESTORE, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
                                                                                   Fields.REPLY_PARTITION, Fields.TASK));

@@ -115,7 +115,9 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.PARTIAL:
                 engine.combine(tuple.getStringByField(Fields.ID), tuple.getBinaryByField(Fields.PARTIAL),
-                               tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(), clock.now(), out);
+                               tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(),
+                               (long[]) tuple.getValueByField(Fields.BATCH_KEYS), tuple.getBooleanByField(Fields.RETRY),
+                               clock.now(), out);
                 break;
             default:
                 engine.tick(clock.now(), out);

@@ -77,6 +77,15 @@ public final class TopologyNames {
         public static final String RESULT = "result";
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
+        /**
+         * {@code long}: a random key of one raw batch, the same when the spout emits the batch again after a failure
+         * (0: none, e.g. from a plug-in spout).
+         */
+        public static final String BATCH_KEY = "batch_key";
+        /** {@code boolean}: the batch is emitted again (it failed or timed out downstream). */
+        public static final String RETRY = "retry";
+        /** {@code long[]}: the keys of the batches a partial covers. */
+        public static final String BATCH_KEYS = "batch_keys";
         /** {@code long}: the tick's time. */
         public static final String TIME = "time";
         /** {@code int}: a task id (the task that said hello, or the Join task a query is restored to). */

@@ -76,6 +76,25 @@ class FilterBoltTest {
     }
 
     @Test
+    void retriedBatchIsReportedAloneAtOnceAndFlagged() {
+        bolt.execute(Tuples.query("q", COUNT, now(), 0));
+        Tuple first = Tuples.records(1L, Records.of("id", "a").build()); // batch key 2
+        bolt.execute(first);
+
+        Tuple retried = Tuples.retriedRecords(99L, Records.of("id", "b").build());
+        bolt.execute(retried);
+
+        List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(2, partials.size(), "what was pending, then the retried batch alone");
+        assertEquals(List.of(2L), java.util.Arrays.stream(partials.get(0).<long[]>value(3)).boxed().toList());
+        assertFalse(partials.get(0).<Boolean>value(4));
+        assertEquals(List.of(99L), java.util.Arrays.stream(partials.get(1).<long[]>value(3)).boxed().toList());
+        assertTrue(partials.get(1).<Boolean>value(4));
+        assertEquals(List.of(retried), partials.get(1).anchors());
+        assertTrue(out.acked().containsAll(List.of(first, retried)));
+    }
+
+    @Test
     void restartedTaskHoldsBatchesBackUntilTheJoinReplayedItsRunningQueries() {
         RecordingOutputCollector fresh = new RecordingOutputCollector();
         FilterBolt restarted = new FilterBolt(QuerySettings.defaults());

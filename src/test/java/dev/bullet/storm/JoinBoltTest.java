@@ -133,6 +133,37 @@ class JoinBoltTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void retriedBatchThatWasMergedBeforeIsNotCountedTwice() {
+        JoinBolt bolt = prepared(1);
+        long start = System.currentTimeMillis() - 60_000;
+        bolt.execute(Tuples.query("q", COUNT_1S, start, 0));
+        byte[] one = countPartial();
+
+        bolt.execute(Tuples.partial("q", one, new long[] {5L, 6L}, false));
+        bolt.execute(Tuples.partial("q", one, new long[] {5L}, true)); // its ack was lost: sent again, merged before
+        bolt.execute(Tuples.partial("q", one, new long[] {7L}, true)); // its Filter task died before reporting it
+        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.tick(0L));
+
+        List<Emission> results = out.emitted(Streams.RESULT);
+        assertEquals(1, results.size());
+        List<Map<String, Object>> records = (List<Map<String, Object>>) json(results.get(0)).get("records");
+        assertEquals(2L, ((Number) records.get(0).get("COUNT")).longValue(), "batches 5/6 and 7, 5 once: " + records);
+    }
+
+    /** A Filter task's partial of a global COUNT over one record. */
+    private static byte[] countPartial() {
+        dev.bullet.querying.FilterEngine engine = new dev.bullet.querying.FilterEngine(QuerySettings.defaults());
+        long now = System.currentTimeMillis();
+        engine.add("q", COUNT_1S, now);
+        List<dev.bullet.querying.FilterEngine.Partial> partials = new java.util.ArrayList<>();
+        engine.consume(List.of(Records.of("id", "a").build()), now, partials);
+        engine.tick(now, partials);
+        return partials.get(0).data();
+    }
+
+    @Test
     void killGivesACompleteSignalAndNoResult() {
         JoinBolt bolt = prepared(1);
         bolt.execute(Tuples.query("q", RAW_2, System.currentTimeMillis(), 0));

@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
  *
  * <p>What crosses workers: record batches ({@code ArrayList} of {@link LazyRecord} as raw bytes, or
  * {@link MapRecord}), raw message batches and partials ({@code byte[]}), query JSON, ids and signals
- * ({@code String}), times and partitions ({@code Long}, {@code Integer}, {@code Boolean}), and metrics data points
+ * ({@code String}), batch keys ({@code long[]}), times and partitions ({@code Long}, {@code Integer}, {@code Boolean}), and metrics data points
  * (Storm registers {@code DataPoint} itself; their values are numbers or {@code LinkedHashMap}s, and Storm 2.8
  * sends {@code Collections.emptyMap()} as their dimensions).
  */
@@ -30,6 +30,7 @@ public final class KryoRegistrations {
         conf.registerSerialization(LinkedHashMap.class);
         conf.registerSerialization(ArrayList.class);
         conf.registerSerialization(byte[].class);
+        conf.registerSerialization(long[].class);
         conf.registerSerialization(Collections.emptyMap().getClass(), EmptyMapSerializer.class);
         conf.setFallBackOnJavaSerialization(false);
         conf.setSkipMissingKryoRegistrations(false);

@@ -86,7 +86,7 @@ class KryoSerializationTest {
             raw.add(m.getBytes(StandardCharsets.UTF_8));
         }
         long now = System.currentTimeMillis();
-        byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.RAW_BATCH, List.of(raw, now));
+        byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.RAW_BATCH, List.of(raw, now, 42L, false));
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.QUERY, Tuples.query("q", COUNT, now, 1).getValues());
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.SIGNAL, Tuples.querySignal("q", Signal.KILL).getValues());
         byStream.put(Components.TICK_SPOUT + "/" + Streams.TICK, Tuples.tick(now).getValues());
@@ -102,7 +102,7 @@ class KryoSerializationTest {
         batch.add(new MapRecord(new LinkedHashMap<>(Map.of("id", "map", "n", 3L))));
         RecordingOutputCollector filterOut = run(new FilterBolt(settings), Tuples.query("g", COUNT, now, 1),
                                                  Tuples.query("r", RAW, now, 1),
-                                                 Tuples.of(Components.DATASOURCE_BOLT, Streams.RECORDS, batch, now),
+                                                 Tuples.of(Components.DATASOURCE_BOLT, Streams.RECORDS, batch, now, 7L, false),
                                                  Tuples.tick(now + 1));
         for (Emission e : filterOut.emitted(Streams.PARTIAL)) {
             byStream.put(Components.FILTER_BOLT + "/" + Streams.PARTIAL + "/" + e.value(0), e.values());
@@ -222,6 +222,9 @@ class KryoSerializationTest {
                 out.add(normalize(o));
             }
             return out;
+        }
+        if (value instanceof long[] longs) {
+            return Arrays.stream(longs).boxed().toList();
         }
         if (value instanceof Object[] array) {
             return normalize(Arrays.asList(array));

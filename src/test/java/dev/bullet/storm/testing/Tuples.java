@@ -67,12 +67,18 @@ public final class Tuples {
         for (String m : messages) {
             batch.add(m.getBytes(StandardCharsets.UTF_8));
         }
-        return of(Components.DATASOURCE_SPOUT, Streams.RAW_BATCH, batch, readTime);
+        return of(Components.DATASOURCE_SPOUT, Streams.RAW_BATCH, batch, readTime, 1L + readTime, false);
     }
 
     /** A batch of decoded records from the decode bolt. */
     public static Tuple records(long readTime, Record... records) {
-        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), readTime);
+        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), readTime,
+                  1L + readTime, false);
+    }
+
+    /** A batch of records sent again after a failure, with its batch key. */
+    public static Tuple retriedRecords(long key, Record... records) {
+        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), 0L, key, true);
     }
 
     /** A new query from the query spout. */
@@ -92,13 +98,18 @@ public final class Tuples {
 
     /** A partial from a Filter task. */
     public static Tuple partial(String id, byte[] data, boolean last) {
-        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last);
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last, new long[0], false);
+    }
+
+    /** A partial covering the batches {@code keys}; {@code retry}: one batch sent again after a failure. */
+    public static Tuple partial(String id, byte[] data, long[] keys, boolean retry) {
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, false, keys, retry);
     }
 
     /** A partial from Filter task number {@code filterTask} (0 to {@value #FILTER_TASKS} - 1). */
     public static Tuple partialFrom(int filterTask, String id, byte[] data, boolean last) {
         int task = CONTEXT.getComponentTasks(Components.FILTER_BOLT).get(filterTask);
-        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(id, data, last)), Components.FILTER_BOLT, task,
+        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(id, data, last, new long[0], false)), Components.FILTER_BOLT, task,
                              Streams.PARTIAL);
     }
 
