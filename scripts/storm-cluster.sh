@@ -65,6 +65,8 @@ worker.childopts: "-Xmx%HEAP-MEM%m -XX:+HeapDumpOnOutOfMemoryError"
 supervisor.memory.capacity.mb: 8192.0
 supervisor.cpu.capacity: 1000.0
 nimbus.monitor.freq.secs: 2
+# a worker that died (kill -9, crash) is restarted after this long without a heartbeat (default 30)
+supervisor.worker.timeout.secs: 10
 YAML
 }
 

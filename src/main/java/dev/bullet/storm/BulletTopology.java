@@ -29,7 +29,7 @@ import java.util.Map;
  */
 public final class BulletTopology {
     /** Storm's {@code topology.message.timeout.secs} unless the settings pass another one through. */
-    static final int MESSAGE_TIMEOUT_SECS = 10;
+    static final int MESSAGE_TIMEOUT_SECS = 8;
 
     private BulletTopology() {
     }

@@ -27,8 +27,8 @@ import java.util.Map;
  * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
  * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
  *
- * <p>A (re)started task says hello to the Join tasks and holds raw batches back (unacked) until each Join task
- * has replayed its running queries, so no batch is dropped for lack of a query it did not know yet.
+ * <p>A (re)started task says hello to the Join tasks and fails raw batches (the spout sends them again) until each
+ * Join task has replayed its running queries, so no batch is dropped for lack of a query it did not know yet.
  */
 public class DecodeBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
@@ -42,10 +42,7 @@ public class DecodeBolt extends BaseRichBolt {
     private transient long lastPurge;
     private transient Clock clock;
     private transient int taskId;
-    private transient boolean announced;
-    private transient int replaysPending;
-    private transient List<Tuple> waiting;
-    private transient long waitingSince;
+    private transient ReplayWait replays;
 
     /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
     public DecodeBolt(long maxQueryLifetimeMs) {
@@ -59,8 +56,7 @@ public class DecodeBolt extends BaseRichBolt {
         this.clock = Clock.SYSTEM;
         this.activeUntil = new HashMap<>();
         this.taskId = context.getThisTaskId();
-        this.replaysPending = context.getComponentTasks(Components.JOIN_BOLT).size();
-        this.waiting = new ArrayList<>();
+        this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         this.decoded = metrics.counter(BulletMetrics.RECORDS_DECODED);
         this.malformedCount = metrics.counter(BulletMetrics.RECORDS_MALFORMED);
@@ -68,27 +64,16 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
-        if (!announced) {
-            announced = true; // a (re)started task: the Join tasks replay their running queries to it
-            waitingSince = clock.now();
+        if (replays.helloDue(clock.now())) { // a (re)started task: the Join tasks replay their running queries to it
             collector.emit(Streams.HELLO, new Values(taskId));
         }
         String stream = tuple.getSourceStreamId();
-        if (replaysPending > 0 && clock.now() - waitingSince > FilterBolt.REPLAY_WAIT_MS) {
-            replaysPending = 0; // a Join task that does not answer must not hold the records forever
-        }
-        if (replaysPending > 0 && Streams.RAW_BATCH.equals(stream)) {
-            waiting.add(tuple); // decoded once this task knows every running query
+        if (replays.waiting() && Streams.RAW_BATCH.equals(stream)) {
+            collector.fail(tuple); // sent again by the spout soon: this task does not know every running query yet
             return;
         }
-        if (!waiting.isEmpty() && replaysPending == 0) {
-            releaseWaiting();
-        }
         if (Streams.REPLAY.equals(stream) && tuple.getValueByField(Fields.ID) == null) {
-            replaysPending--; // the end of one Join task's replay
-            if (replaysPending == 0) {
-                releaseWaiting();
-            }
+            replays.ended(tuple.getSourceTask());
         } else if (Streams.QUERY.equals(stream) || Streams.REPLAY.equals(stream)) {
             activeUntil.put(tuple.getStringByField(Fields.ID), clock.now() + maxQueryLifetimeMs);
         } else if (Streams.SIGNAL.equals(stream)) {
@@ -139,14 +124,6 @@ public class DecodeBolt extends BaseRichBolt {
         }
         lastPurge = now;
         activeUntil.values().removeIf(until -> until < now);
-    }
-
-    private void releaseWaiting() {
-        List<Tuple> ready = new ArrayList<>(waiting);
-        waiting.clear();
-        for (Tuple t : ready) {
-            execute(t);
-        }
     }
 
     @Override

@@ -29,12 +29,12 @@ import java.util.Map;
  * <p>Surviving a worker's death: a record batch is acked only once the partials that cover it are emitted, anchored
  * to it (RAW partials at once, the others on the next tick), and the Join acks a partial once merged; so a batch
  * whose task died before reporting it times out and is read again from Kafka, and a reported batch is never
- * re-read. A (re)started task says hello to the Join tasks, which replay their running queries to it; when a Join
- * task says hello, this task hands it back the queries it owned ({@link Streams#RESTORE}).
+ * re-read. A (re)started task says hello to the Join tasks (again every second until each answered), which replay
+ * their running queries to it; meanwhile it fails the record batches it gets, so the spout sends them again (see
+ * {@link ReplayWait}). When a Join task says hello, this task hands it back the queries it owned
+ * ({@link Streams#RESTORE}).
  */
 public class FilterBolt extends BaseRichBolt {
-    /** How long a (re)started task holds record batches back waiting for the Join tasks' replays. */
-    static final long REPLAY_WAIT_MS = 5_000;
     private static final long[] NO_KEYS = new long[0];
     private final QuerySettings settings;
     private transient OutputCollector collector;
@@ -45,11 +45,7 @@ public class FilterBolt extends BaseRichBolt {
     private transient Clock clock;
     private transient LatencyHistogram latency;
     private transient int taskId;
-    private transient boolean announced;
-    /** Join tasks whose replay has not ended yet; record batches wait until none is left (or the wait is too long). */
-    private transient int replaysPending;
-    private transient List<Tuple> waiting;
-    private transient long waitingSince;
+    private transient ReplayWait replays;
 
     public FilterBolt(QuerySettings settings) {
         this.settings = settings;
@@ -64,8 +60,7 @@ public class FilterBolt extends BaseRichBolt {
         this.unreportedKeys = new ArrayList<>();
         this.clock = Clock.SYSTEM;
         this.taskId = context.getThisTaskId();
-        this.replaysPending = context.getComponentTasks(Components.JOIN_BOLT).size();
-        this.waiting = new ArrayList<>();
+        this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
@@ -73,28 +68,17 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
-        if (!announced) {
-            announced = true;
-            waitingSince = clock.now();
+        if (replays.helloDue(clock.now())) {
             collector.emit(Streams.HELLO, new Values(taskId));
         }
-        if (replaysPending > 0 && clock.now() - waitingSince > REPLAY_WAIT_MS) {
-            replaysPending = 0; // a Join task that does not answer must not hold the records forever
-        }
-        if (replaysPending > 0 && Streams.RECORDS.equals(tuple.getSourceStreamId())) {
-            waiting.add(tuple); // consumed once this task has every running query
+        if (replays.waiting() && Streams.RECORDS.equals(tuple.getSourceStreamId())) {
+            collector.fail(tuple); // sent again by the spout soon: this task does not have every running query yet
             return;
-        }
-        if (!waiting.isEmpty() && replaysPending == 0) {
-            releaseWaiting();
         }
         switch (tuple.getSourceStreamId()) {
             case Streams.REPLAY:
                 if (tuple.getValueByField(Fields.ID) == null) {
-                    replaysPending--; // the end of one Join task's replay
-                    if (replaysPending == 0) {
-                        releaseWaiting();
-                    }
+                    replays.ended(tuple.getSourceTask());
                     break;
                 }
                 engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
@@ -183,14 +167,6 @@ public class FilterBolt extends BaseRichBolt {
     private void restoreTo(int joinTask) {
         for (RunningQuery q : engine.running()) {
             collector.emit(Streams.RESTORE, new Values(q.id(), q.json(), q.startTime(), q.replyPartition(), joinTask));
-        }
-    }
-
-    private void releaseWaiting() {
-        List<Tuple> ready = new ArrayList<>(waiting);
-        waiting.clear();
-        for (Tuple t : ready) {
-            execute(t);
         }
     }
 
