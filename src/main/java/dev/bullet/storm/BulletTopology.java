@@ -72,7 +72,7 @@ public final class BulletTopology {
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
-        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs)),
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS),
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)

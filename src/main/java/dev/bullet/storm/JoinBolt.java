@@ -30,8 +30,12 @@ import java.util.Map;
  * taken up again with results that say which windows may be incomplete.
  */
 public class JoinBolt extends BaseRichBolt {
+    /** How many times a (re)started Join task says hello, a second apart. */
+    static final int HELLOS = 10;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JoinBolt.class);
     private final QuerySettings settings;
     private final long finalGraceMs;
+    private final int helloCount;
     private transient OutputCollector collector;
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
@@ -42,11 +46,18 @@ public class JoinBolt extends BaseRichBolt {
     private transient long[] counted;
     private transient int taskId;
     private transient List<Integer> queryTakers;
-    private transient boolean announced;
+    private transient int hellos;
+    private transient long lastHello;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs) {
+        this(settings, finalGraceMs, 1);
+    }
+
+    /** @param hellos how many times, a second apart, a (re)started task says hello to the Filter tasks */
+    public JoinBolt(QuerySettings settings, long finalGraceMs, int hellos) {
         this.settings = settings;
         this.finalGraceMs = finalGraceMs;
+        this.helloCount = hellos;
     }
 
     @Override
@@ -63,6 +74,7 @@ public class JoinBolt extends BaseRichBolt {
         this.rateExceeded = metrics.counter(BulletMetrics.RATE_EXCEEDED_QUERIES);
         this.counted = new long[3];
         this.taskId = context.getThisTaskId();
+        this.lastHello = Long.MIN_VALUE / 2;
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
         queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
     }
@@ -77,8 +89,11 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
-        if (!announced) {
-            announced = true;
+        long now = clock.now();
+        if (hellos < helloCount && now - lastHello >= ReplayWait.HELLO_INTERVAL_MS) {
+            // said a few times: a hello sent while the workers reconnect can be lost, and restoring is idempotent
+            hellos++;
+            lastHello = now;
             collector.emit(Streams.HELLO, new Values(taskId));
         }
         String id;
@@ -94,6 +109,8 @@ public class JoinBolt extends BaseRichBolt {
                 if (tuple.getIntegerByField(Fields.TASK) == taskId
                     && engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
                                       tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now())) {
+                    LOG.info("Join task {} took back query {} from Filter task {} after a restart", taskId, id,
+                             tuple.getSourceTask());
                     // Filter or decode tasks that restarted with this task have not had it yet
                     replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
                 }
