@@ -27,7 +27,10 @@ public final class ClusterWorkers {
     public static void main(String[] args) throws Exception {
         String stormHome = args.length > 0 ? args[0] : "";
         Map<Integer, TreeSet<String>> byPort = new TreeMap<>();
-        try (NimbusClient nimbus = NimbusClient.getConfiguredClient(Utils.readStormConfig())) {
+        Map<String, Object> conf = Utils.readStormConfig();
+        conf.put("nimbus.thrift.max_buffer_size", conf.getOrDefault("nimbus.thrift.max_buffer_size", 1_048_576));
+        conf.put("storm.nimbus.retry.times", 1);
+        try (NimbusClient nimbus = connect(conf)) {
             ClusterSummary cluster = nimbus.getClient().getClusterInfo();
             for (TopologySummary topology : cluster.get_topologies()) {
                 TopologyInfo info = nimbus.getClient().getTopologyInfo(topology.get_id());
@@ -41,6 +44,17 @@ public final class ClusterWorkers {
         for (Map.Entry<Integer, TreeSet<String>> e : byPort.entrySet()) {
             System.out.println(e.getKey() + " " + workerPid(e.getKey(), stormHome).map(String::valueOf).orElse("-") + " "
                                + String.join(",", e.getValue()));
+        }
+    }
+
+    private static NimbusClient connect(Map<String, Object> conf) {
+        try {
+            return NimbusClient.getConfiguredClient(conf);
+        } catch (RuntimeException e) {
+            System.err.println("error: no Storm cluster answers at nimbus " + conf.get("nimbus.seeds") + ":"
+                               + conf.get("nimbus.thrift.port") + " (start one with storm-cluster.sh start)");
+            System.exit(1);
+            throw e;
         }
     }
 
