@@ -59,7 +59,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Supervisors as separate JVMs, four real worker JVMs) with cross-worker shuffles
  * ({@code topology.disable.loadaware.messaging: true}), so records, partials and metrics all cross workers through
  * Kryo. Every aggregation gives the offline runner's answer; a Filter worker killed with {@code kill -9} mid-query
- * leaves the count exact; the Join's worker killed still gets the query answered, flagged as maybe incomplete.
+ * leaves the count exact; the Join's worker killed still gets the query answered, flagged as maybe incomplete; a
+ * {@code storm rebalance} mid-query still gets it answered.
  * One cluster serves the whole class.
  */
 @Timeout(900)
@@ -280,6 +281,24 @@ class StormClusterIT {
 
     @Test
     @Order(4)
+    void stormRebalanceMidQueryStillAnswers() throws Exception {
+        String run = "rebalance-" + UUID.randomUUID();
+        long duration = 40_000;
+        String id = send("{\"filters\":[{\"field\":\"run\",\"operation\":\"==\",\"values\":[\"" + run + "\"]}],"
+                         + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}},"
+                         + "\"duration\":" + duration + "}");
+        awaitQueriesRegistered(Duration.ofSeconds(60));
+        produce(records(run, 0, 100));
+
+        script("rebalance", "bullet-cluster-it", "-w", "1");
+        produce(records(run, 100, 200));
+
+        List<Map<String, Object>> finals = awaitFinal(id, Duration.ofMillis(duration + 60_000));
+        assertTrue(finals.get(finals.size() - 1).containsKey("records"), "answered after the rebalance");
+    }
+
+    @Test
+    @Order(5)
     void metricsArriveFromEveryWorker() throws IOException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         Set<Object> seen = new HashSet<>();
