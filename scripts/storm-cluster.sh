@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
 # A real multi-process Storm cluster on this machine from Maven Central jars (no Storm distribution needed):
-# ZooKeeper, Nimbus and a Supervisor as separate JVMs, the supervisor launching real worker JVMs.
+# ZooKeeper, Nimbus and N Supervisors as separate JVMs (each its own "machine": slots and local directory), the
+# supervisors launching real worker JVMs.
 # For trying the topology the way `storm jar` runs it, with one or more workers.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   cat <<USAGE
-Usage: storm-cluster.sh start | submit [BulletTopologyMain flags...] [-c key=value ...] | list | kill NAME | stop | --help
+Usage: storm-cluster.sh start [--supervisors N] | submit [BulletTopologyMain flags...] [-c key=value ...]
+                        | list | workers | kill NAME | rebalance NAME [Storm rebalance options] | stop | --help
 
-  start    build \$STORM_HOME (first time: Maven Central), start ZooKeeper, Nimbus and a Supervisor; wait until ready
+  start    build \$STORM_HOME (first time: Maven Central), start ZooKeeper, Nimbus and N Supervisors (default 1),
+           each with its own slots (the worker ports split evenly) and local directory; wait until ready
   submit   the equivalent of 'storm jar target/bullet-storm-*.jar dev.bullet.storm.BulletTopologyMain ...'
   list     the running topologies
+  workers  one line per running worker: PORT PID COMPONENTS (the components with tasks in it, comma-separated)
   kill     kill a topology (wait 1 s)
-  stop     stop workers, supervisor, nimbus and ZooKeeper (in that order)
+  rebalance  'storm rebalance NAME [-w secs] [-n workers] ...' (org.apache.storm.command.Rebalance)
+  stop     stop workers, supervisors, nimbus and ZooKeeper (in that order)
 
 Environment (all optional):
   STORM_HOME       where the cluster lives (default $BULLET_HOME/target/storm-home)
   STORM_ZK_PORT    ZooKeeper port (2181)      STORM_NIMBUS_PORT  Nimbus thrift port (6627)
-  STORM_SUP_PORT   Supervisor thrift (6628)   STORM_SLOTS        worker ports, comma-separated (6700,6701)
+  STORM_SUP_PORT   first Supervisor's thrift port (6628; the next ones +1 each)
+  STORM_SLOTS      worker ports of all Supervisors, comma-separated (6700,...,6711), split evenly among them
 Logs: \$STORM_HOME/logs (daemons), \$STORM_HOME/logs/workers-artifacts/<topology-id>/<port>/worker.log (workers).
 The scheduler is Storm's default one, which honours topology.workers (the Resource Aware Scheduler ignores it).
 USAGE
@@ -28,7 +34,7 @@ H="${STORM_HOME:-$BULLET_HOME/target/storm-home}"
 ZK_PORT="${STORM_ZK_PORT:-2181}"
 NIMBUS_PORT="${STORM_NIMBUS_PORT:-6627}"
 SUP_PORT="${STORM_SUP_PORT:-6628}"
-SLOTS="${STORM_SLOTS:-6700,6701}"
+SLOTS="${STORM_SLOTS:-6700,6701,6702,6703,6704,6705,6706,6707,6708,6709,6710,6711}"
 RUN="$H/run"
 DAEMON_CP="$H/lib/*:$H/conf"
 CLIENT_CP="$H/lib-worker/*:$H/conf"
@@ -44,6 +50,36 @@ await() { # await SECONDS DESCRIPTION COMMAND...
   done
 }
 
+write_storm_yaml() { # FILE LOCAL_DIR SUPERVISOR_PORT "SLOT, SLOT, ..."
+  cat > "$1" <<YAML
+storm.zookeeper.servers: ["127.0.0.1"]
+storm.zookeeper.port: $ZK_PORT
+nimbus.seeds: ["127.0.0.1"]
+nimbus.thrift.port: $NIMBUS_PORT
+supervisor.thrift.port: $3
+storm.local.hostname: "127.0.0.1"
+storm.local.dir: "$2"
+dev.zookeeper.path: "$H/dev-zk"
+supervisor.slots.ports: [$4]
+worker.childopts: "-Xmx%HEAP-MEM%m -XX:+HeapDumpOnOutOfMemoryError"
+supervisor.memory.capacity.mb: 8192.0
+supervisor.cpu.capacity: 1000.0
+nimbus.monitor.freq.secs: 2
+# a worker that died (kill -9, crash) is restarted after this long without a heartbeat (default 30)
+supervisor.worker.timeout.secs: 10
+YAML
+}
+
+# Supervisor I of N (0-based): its share of the slots, its own thrift port, local directory and config file.
+supervisor_yaml() {
+  local i="$1" n="$2" slots="" k
+  IFS=',' read -ra ports <<< "$SLOTS"
+  local per=$(( ${#ports[@]} / n ))
+  (( per >= 1 )) || die "$n supervisors need at least $n worker ports in STORM_SLOTS (have ${#ports[@]})"
+  for ((k = i * per; k < (i + 1) * per; k++)); do slots+="${slots:+, }${ports[$k]}"; done
+  write_storm_yaml "$H/conf/supervisor-$i.yaml" "$H/storm-local-sup$i" "$((SUP_PORT + i))" "$slots"
+}
+
 build_home() {
   if [[ ! -f "$H/lib/storm-server-2.8.3.jar" || ! -f "$H/lib-worker/storm-client-2.8.3.jar" ]]; then
     require_cmd mvn "Apache Maven"
@@ -55,21 +91,8 @@ build_home() {
   local slots=""
   IFS=',' read -ra ports <<< "$SLOTS"
   for p in "${ports[@]}"; do slots+="${slots:+, }$p"; done
-  cat > "$H/conf/storm.yaml" <<YAML
-storm.zookeeper.servers: ["127.0.0.1"]
-storm.zookeeper.port: $ZK_PORT
-nimbus.seeds: ["127.0.0.1"]
-nimbus.thrift.port: $NIMBUS_PORT
-supervisor.thrift.port: $SUP_PORT
-storm.local.hostname: "127.0.0.1"
-storm.local.dir: "$H/storm-local"
-dev.zookeeper.path: "$H/dev-zk"
-supervisor.slots.ports: [$slots]
-worker.childopts: "-Xmx%HEAP-MEM%m -XX:+HeapDumpOnOutOfMemoryError"
-supervisor.memory.capacity.mb: 8192.0
-supervisor.cpu.capacity: 1000.0
-nimbus.monitor.freq.secs: 2
-YAML
+  # the config of Nimbus and the clients; each Supervisor gets its own (supervisor_yaml)
+  write_storm_yaml "$H/conf/storm.yaml" "$H/storm-local" "$SUP_PORT" "$slots"
   cat > "$H/log4j2/cluster.xml" <<'XML'
 <Configuration monitorInterval="60" shutdownHook="disable">
   <Appenders>
@@ -100,14 +123,28 @@ XML
 XML
 }
 
-daemon_opts() {
-  echo "-server -Ddaemon.name=$1 -Dstorm.options= -Dstorm.home=$H -Dstorm.log.dir=$H/logs -Dstorm.conf.file= -Dlogfile.name=$1.log -Dlog4j.configurationFile=$H/log4j2/cluster.xml"
+daemon_opts() { # name [storm.conf.file]
+  echo "-server -Ddaemon.name=$1 -Dstorm.options= -Dstorm.home=$H -Dstorm.log.dir=$H/logs -Dstorm.conf.file=${2:-} -Dlogfile.name=$1.log -Dlog4j.configurationFile=$H/log4j2/cluster.xml"
 }
 
-start_daemon() { # name heap main-class
+start_daemon() { # name heap main-class [storm.conf.file]
   # shellcheck disable=SC2046
-  nohup java $(daemon_opts "$1") "$2" -cp "$DAEMON_CP" "$3" > "$RUN/$1.out" 2>&1 &
+  nohup java $(daemon_opts "$1" "${4:-}") "$2" -cp "$DAEMON_CP" "$3" > "$RUN/$1.out" 2>&1 &
   echo $! > "$RUN/$1.pid"
+}
+
+stop_pid_file() { # FILE: TERM, wait up to 15 s, then KILL
+  local pid
+  pid="$(cat "$1")"
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$1"
+}
+
+kill_workers() { # SIGNAL
+  local p
+  for p in "$H"/storm-local*/workers/*/pids/*; do [[ -e "$p" ]] && kill "-$1" "$(basename "$p")" 2>/dev/null || true; done
 }
 
 cmd="${1:-}"
@@ -116,21 +153,34 @@ shift || true
 case "$cmd" in
   --help|-h) usage ;;
   start)
+    supervisors=1
+    while (($#)); do
+      case "$1" in
+        --supervisors) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || DIE_STATUS=2 die "--supervisors needs a number >= 1"
+                       supervisors="$2"; shift 2 ;;
+        *) DIE_STATUS=2 die "unknown start option '$1'" ;;
+      esac
+    done
     require_cmd java "a Java 17 runtime"
-    for port in "$ZK_PORT" "$NIMBUS_PORT" "$SUP_PORT"; do
+    for port in "$ZK_PORT" "$NIMBUS_PORT" $(seq "$SUP_PORT" $((SUP_PORT + supervisors - 1))); do
       ! port_open "$port" || die "port $port is in use (another cluster running? try: storm-cluster.sh stop)"
     done
     build_home
-    rm -rf "$H/storm-local" "$H/dev-zk" "$H/storm_rocks" "$H"/logs/*
+    rm -rf "$H"/storm-local* "$H/dev-zk" "$H/storm_rocks" "$H"/logs/* "$H"/conf/supervisor-*.yaml
     mkdir -p "$H/logs"
+    for ((i = 0; i < supervisors; i++)); do supervisor_yaml "$i" "$supervisors"; done
     start_daemon dev_zookeeper -Xmx256m org.apache.storm.command.DevZookeeper
     await 60 "ZooKeeper on $ZK_PORT" port_open "$ZK_PORT"
-    start_daemon nimbus -Xmx768m org.apache.storm.daemon.nimbus.Nimbus
-    start_daemon supervisor -Xmx256m org.apache.storm.daemon.supervisor.Supervisor
+    start_daemon nimbus -Xmx512m org.apache.storm.daemon.nimbus.Nimbus
+    for ((i = 0; i < supervisors; i++)); do
+      start_daemon "supervisor-$i" -Xmx192m org.apache.storm.daemon.supervisor.Supervisor "$H/conf/supervisor-$i.yaml"
+    done
     await 120 "Nimbus on $NIMBUS_PORT" port_open "$NIMBUS_PORT"
-    await 120 "the Supervisor on $SUP_PORT" port_open "$SUP_PORT"
+    for ((i = 0; i < supervisors; i++)); do
+      await 120 "Supervisor $i on $((SUP_PORT + i))" port_open "$((SUP_PORT + i))"
+    done
     await 120 "Nimbus to lead" grep -qs "Accepting leadership" "$H/logs/nimbus.log"
-    echo "STORM_CLUSTER_READY nimbus=127.0.0.1:$NIMBUS_PORT home=$H"
+    echo "STORM_CLUSTER_READY nimbus=127.0.0.1:$NIMBUS_PORT supervisors=$supervisors home=$H"
     ;;
   submit)
     bullet_classpath
@@ -145,21 +195,24 @@ case "$cmd" in
       -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
       -cp "$CLIENT_CP:$jar" dev.bullet.storm.BulletTopologyMain "${args[@]+"${args[@]}"}"
     ;;
+  workers)
+    [[ -d "$BULLET_HOME/target/classes/dev/bullet/storm" ]] \
+      || die "the project is not built yet: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
+    exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
+      -cp "$DAEMON_CP:$BULLET_HOME/target/classes" dev.bullet.storm.ClusterWorkers "$H" ;;
+  rebalance)
+    [[ $# -ge 1 ]] || DIE_STATUS=2 die "rebalance needs the topology name"
+    exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.Rebalance "$@" ;;
   list) exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.ListTopologies ;;
   kill)
     [[ $# -ge 1 ]] || DIE_STATUS=2 die "kill needs the topology name"
     exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.KillTopology "$1" -w 1 ;;
   stop)
-    for p in "$H"/storm-local/workers/*/pids/*; do [[ -e "$p" ]] && kill "$(basename "$p")" 2>/dev/null || true; done
-    for d in supervisor nimbus dev_zookeeper; do
-      [[ -f "$RUN/$d.pid" ]] || continue
-      pid="$(cat "$RUN/$d.pid")"
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-      kill -9 "$pid" 2>/dev/null || true
-      rm -f "$RUN/$d.pid"
+    kill_workers TERM
+    for f in "$RUN"/supervisor*.pid "$RUN/nimbus.pid" "$RUN/dev_zookeeper.pid"; do
+      [[ -f "$f" ]] && stop_pid_file "$f"
     done
-    for p in "$H"/storm-local/workers/*/pids/*; do [[ -e "$p" ]] && kill -9 "$(basename "$p")" 2>/dev/null || true; done
+    kill_workers KILL
     echo "stopped"
     ;;
   *) usage >&2; DIE_STATUS=2 die "unknown command '$cmd'" ;;

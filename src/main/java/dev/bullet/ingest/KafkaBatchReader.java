@@ -200,6 +200,11 @@ public final class KafkaBatchReader implements AutoCloseable {
         }
     }
 
+    /** Whether a batch is still waiting for its ack (false once its partitions went to another reader). */
+    public boolean isPending(long batchId) {
+        return tracker.isPending(batchId);
+    }
+
     /** The batch was processed downstream: its offsets may be committed. Unknown ids are ignored. */
     public void ack(long batchId) {
         tracker.ack(batchId);

@@ -102,6 +102,11 @@ final class OffsetTracker {
         return id;
     }
 
+    /** Whether a batch is registered and neither acked, failed nor forgotten. */
+    boolean isPending(long batchId) {
+        return batches.containsKey(batchId);
+    }
+
     /**
      * Marks a batch acked and advances the committable offsets of its partitions past every contiguous acked
      * range.

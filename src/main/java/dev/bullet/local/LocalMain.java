@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  */
 public final class LocalMain {
     public static final String READY_MARKER = "BULLET_READY";
-    static final int STOP_TIMEOUT_SECONDS = 30;
+    static final int STOP_TIMEOUT_SECONDS = 120; // a multi-process cluster (--cluster) takes a while to stop
     static final double DEFAULT_RATE = 200;
     static final String SEED_QUERY = "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"c39ba8cfe8\"]}],"
                                      + "\"aggregation\":{\"type\":\"LIMIT\",\"size\":10},\"duration\":30000}";
@@ -59,6 +59,14 @@ public final class LocalMain {
         private Path dataDir;
         @Option(names = "--seconds", paramLabel = "N", description = "stop after N seconds (default: run until Ctrl-C)")
         private Long seconds;
+        @Option(names = "--cluster",
+                description = {"the topology on a real multi-process Storm cluster (scripts/storm-cluster.sh: ZooKeeper,",
+                               "Nimbus, Supervisors, worker JVMs per bullet.topology.workers) instead of Storm's local",
+                               "mode; 'storm-cluster.sh workers' lists its workers"})
+        private boolean cluster;
+        @Option(names = "--supervisors", paramLabel = "N",
+                description = "with --cluster: N Supervisors, each with its own slots (default 1)")
+        private int supervisors = 1;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
         private boolean help;
 
@@ -74,6 +82,9 @@ public final class LocalMain {
             if (!(rate > 0) || Double.isInfinite(rate)) {
                 throw new Cli.UsageException("--rate must be positive (use --no-generator for none), got " + rate);
             }
+            if (supervisors < 1 || supervisors > 12) {
+                throw new Cli.UsageException("--supervisors must be between 1 and 12, got " + supervisors);
+            }
         }
 
         private static void checkRange(String flag, int port, int min, int max) {
@@ -83,7 +94,8 @@ public final class LocalMain {
         }
 
         LocalStack.Options stack() {
-            return new LocalStack.Options(bulletConf, kafkaPort, dataDir, restPort, noGenerator ? 0 : rate);
+            return new LocalStack.Options(bulletConf, kafkaPort, dataDir, restPort, noGenerator ? 0 : rate,
+                                          cluster ? supervisors : 0);
         }
 
         /** Seconds to run, or -1 to run until stopped. */

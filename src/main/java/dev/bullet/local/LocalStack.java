@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LocalStack implements AutoCloseable {
     /** How long the topology may take to answer its first query. */
-    static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(4);
     private static final long HEALTH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
 
@@ -42,12 +42,17 @@ public final class LocalStack implements AutoCloseable {
      * @param dataDir      the broker's data directory, or null for a temporary one
      * @param restPort     the REST port, or null for {@code bullet.rest.port} of the settings (9999)
      * @param sampleRate   sample records per second, or 0 for no sample feed
+     * @param supervisors  0: the topology in Storm's local mode; N: on a real multi-process cluster with N Supervisors
      */
-    public record Options(Path bulletConf, int kafkaPort, Path dataDir, Integer restPort, double sampleRate) {
+    public record Options(Path bulletConf, int kafkaPort, Path dataDir, Integer restPort, double sampleRate,
+                          int supervisors) {
+        public Options(Path bulletConf, int kafkaPort, Path dataDir, Integer restPort, double sampleRate) {
+            this(bulletConf, kafkaPort, dataDir, restPort, sampleRate, 0);
+        }
     }
 
     private EmbeddedKafka kafka;
-    private LocalTopology topology;
+    private AutoCloseable topology;
     private QueryService service;
     private RestServer server;
     private SampleFeed feed;
@@ -80,9 +85,17 @@ public final class LocalStack implements AutoCloseable {
             progress.println("Starting Kafka on 127.0.0.1:" + options.kafkaPort() + " ...");
             stack.kafka = new EmbeddedKafka(options.kafkaPort(), options.kafkaPort() + 1, options.dataDir());
             stack.kafka.start();
-            progress.println("Starting the topology in Storm local mode ...");
-            stack.topology = LocalTopology.start(stack.kafka, base);
-            stack.settings = stack.topology.settings();
+            if (options.supervisors() > 0) {
+                ClusterTopology cluster = ClusterTopology.start(stack.kafka, base, options.bulletConf(),
+                                                                options.supervisors(), progress);
+                stack.topology = cluster;
+                stack.settings = cluster.settings();
+            } else {
+                progress.println("Starting the topology in Storm local mode ...");
+                LocalTopology local = LocalTopology.start(stack.kafka, base);
+                stack.topology = local;
+                stack.settings = local.settings();
+            }
             stack.service = QueryService.start(stack.settings);
             progress.println("Waiting for the topology to answer a query ...");
             stack.awaitHealthy();

@@ -31,6 +31,17 @@ public final class LocalTopology implements AutoCloseable {
         if (!kafka.isRunning()) {
             kafka.start();
         }
+        BulletSettings settings = pointAtBroker(kafka, base);
+        LocalTopology local = new LocalTopology(kafka, settings);
+        local.cluster = LocalClusterRunner.start(settings);
+        return local;
+    }
+
+    /**
+     * The settings with both Kafka clients (firehose and PubSub) pointed at the embedded broker, whose topics are
+     * created; shared with {@link ClusterTopology}.
+     */
+    static BulletSettings pointAtBroker(EmbeddedKafka kafka, BulletSettings base) {
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put(SettingsTable.DATASOURCE_KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers());
         overrides.put(SettingsTable.PUBSUB_KAFKA_BOOTSTRAP_SERVERS, kafka.bootstrapServers());
@@ -43,9 +54,7 @@ public final class LocalTopology implements AutoCloseable {
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS));
         kafka.createTopics(topics);
-        LocalTopology local = new LocalTopology(kafka, settings);
-        local.cluster = LocalClusterRunner.start(settings);
-        return local;
+        return settings;
     }
 
     /** The effective settings (with the embedded broker's address). */

@@ -26,6 +26,7 @@ public final class FilterEngine {
     private final QuerySettings settings;
     private final QueryParser parser;
     private final Map<String, FilterQuerier> queries = new HashMap<>();
+    private final Map<String, RunningQuery> running = new HashMap<>();
     private final List<FilterQuerier> active = new ArrayList<>();
     private final QueryIndex<FilterQuerier> index = new QueryIndex<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
@@ -42,6 +43,14 @@ public final class FilterEngine {
 
     /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
     public boolean add(String id, String queryJson, long startTime) {
+        return add(id, queryJson, startTime, -1);
+    }
+
+    /**
+     * Adds a query and remembers how it was sent (so a restarted Join task can be given it again, see
+     * {@link #running()}); returns false (and keeps nothing) when the query is invalid or already known.
+     */
+    public boolean add(String id, String queryJson, long startTime, int replyPartition) {
         if (queries.containsKey(id)) {
             return false;
         }
@@ -51,6 +60,7 @@ public final class FilterEngine {
         }
         FilterQuerier querier = new FilterQuerier(id, parsed.query(), startTime, settings);
         queries.put(id, querier);
+        running.put(id, new RunningQuery(id, queryJson, startTime, replyPartition));
         active.add(querier);
         index.add(querier, parsed.query().filter());
         return true;
@@ -62,6 +72,7 @@ public final class FilterEngine {
         if (querier == null) {
             return false;
         }
+        running.remove(id);
         active.remove(querier);
         index.remove(querier);
         return true;
@@ -73,6 +84,11 @@ public final class FilterEngine {
 
     public boolean isEmpty() {
         return queries.isEmpty();
+    }
+
+    /** The queries this task holds, as they were sent. */
+    public java.util.Collection<RunningQuery> running() {
+        return running.values();
     }
 
     /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
@@ -120,6 +136,7 @@ public final class FilterEngine {
             if (expired) {
                 it.remove();
                 queries.remove(querier.id());
+                running.remove(querier.id());
                 index.remove(querier);
             }
         }

@@ -19,7 +19,7 @@ public final class JoinEngine {
     public record Emitted(String id, int replyPartition, Result result) {
     }
 
-    private record Owned(JoinQuerier querier, int replyPartition) {
+    private record Owned(JoinQuerier querier, int replyPartition, String json) {
     }
 
     private final QuerySettings settings;
@@ -50,16 +50,63 @@ public final class JoinEngine {
         }
         created++;
         JoinQuerier querier = new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs);
-        queries.put(id, new Owned(querier, replyPartition));
+        queries.put(id, new Owned(querier, replyPartition, queryJson));
         return null;
     }
 
+    /**
+     * Takes up again a query this task owned before it restarted (a Filter task still holds it): it runs to its end
+     * as before, but the partials merged before the restart are lost, so its results say which windows may be
+     * incomplete. Returns whether the query was new here (known or invalid ones are ignored).
+     */
+    public boolean restore(String id, String queryJson, long startTime, int replyPartition, long now) {
+        if (queries.containsKey(id)) {
+            return false;
+        }
+        QueryParser.Result parsed = parser.parse(queryJson);
+        if (!parsed.isValid()) {
+            return false;
+        }
+        JoinQuerier querier = new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs);
+        querier.markRestored(now);
+        queries.put(id, new Owned(querier, replyPartition, queryJson));
+        return true;
+    }
+
+    /** The queries this task owns, as they were sent (to hand them to a restarted Filter task). */
+    public List<RunningQuery> running() {
+        List<RunningQuery> out = new ArrayList<>(queries.size());
+        for (Map.Entry<String, Owned> e : queries.entrySet()) {
+            Owned o = e.getValue();
+            out.add(new RunningQuery(e.getKey(), o.json(), o.querier().startTime(), o.replyPartition()));
+        }
+        return out;
+    }
+
     public void combine(String id, byte[] partial, boolean last, long now, List<Emitted> out) {
+        combine(id, partial, last, -1, now, out);
+    }
+
+    /**
+     * Merges a partial of Filter task {@code task}; a task's "last" counts once however often it is sent (a
+     * restarted task that gets an ended query again sends its last again).
+     */
+    public void combine(String id, byte[] partial, boolean last, int task, long now, List<Emitted> out) {
+        combine(id, partial, last, task, new long[0], false, now, out);
+    }
+
+    /**
+     * As above, for a partial that covers the record batches {@code batchKeys}; a {@code retry} partial covers one
+     * batch sent again after a failure, and is dropped when that batch was merged already (nothing counted twice).
+     */
+    public void combine(String id, byte[] partial, boolean last, int task, long[] batchKeys, boolean retry, long now,
+                        List<Emitted> out) {
         Owned owned = queries.get(id);
         if (owned == null) {
             return;
         }
-        collect(id, owned, owned.querier().combine(partial, last, now), out);
+        byte[] data = owned.querier().mergedBefore(batchKeys, retry) ? null : partial;
+        collect(id, owned, owned.querier().combine(data, last, task, now), out);
     }
 
     public void tick(long now, List<Emitted> out) {

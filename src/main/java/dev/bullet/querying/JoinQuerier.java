@@ -23,6 +23,8 @@ import java.util.Map;
  * {@code finalGraceMs} passed, so late partials are not lost. Not thread-safe.
  */
 public final class JoinQuerier {
+    /** Result metadata key present when the result may miss data because the Join task restarted. */
+    public static final String INCOMPLETE = "incomplete";
     private final String id;
     private final Query query;
     private final QuerySettings settings;
@@ -38,6 +40,12 @@ public final class JoinQuerier {
     private int windowNumber = 1;
     private long nextEmitTime;
     private int finalPartials;
+    private final java.util.Set<Integer> lastFrom = new java.util.HashSet<>();
+    /** Keys of the record batches merged so far (to drop a batch sent again after a failure, SPEC §3.1). */
+    private final java.util.Set<Long> mergedBatches = new java.util.HashSet<>();
+    /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */
+    private long restoredAt = -1;
+    private int incompleteUntilWindow;
     private boolean done;
     private long rateIntervalStart;
     private int rateCount;
@@ -73,6 +81,19 @@ public final class JoinQuerier {
         return done;
     }
 
+    public long startTime() {
+        return startTime;
+    }
+
+    /**
+     * This task lost the query's state (it restarted) and took the query up again at {@code now}: the window open
+     * now, and every later one of an additive window, may miss the partials merged before; their results say so.
+     */
+    public void markRestored(long now) {
+        restoredAt = now;
+        incompleteUntilWindow = window != null && window.kind() == Window.Kind.ADDITIVE_TUMBLING ? Integer.MAX_VALUE : windowNumber;
+    }
+
     /** Whether the query was stopped for emitting faster than the rate limit (SPEC §6.10). */
     public boolean wasRateLimited() {
         return rateLimited;
@@ -85,11 +106,36 @@ public final class JoinQuerier {
      * @param last whether this is the Filter task's last partial for the query (it expired there)
      */
     public List<Result> combine(byte[] partial, boolean last, long now) {
+        return combine(partial, last, -1, now);
+    }
+
+    /**
+     * Notes the record batches a partial covers and tells whether it must be dropped: a {@code retry} partial (one
+     * batch sent again after a failure) whose batch was merged already. Keys are random longs, 0 for none.
+     */
+    public boolean mergedBefore(long[] batchKeys, boolean retry) {
+        if (retry) {
+            for (long key : batchKeys) {
+                if (key != 0 && mergedBatches.contains(key)) {
+                    return true;
+                }
+            }
+        }
+        for (long key : batchKeys) {
+            if (key != 0) {
+                mergedBatches.add(key);
+            }
+        }
+        return false;
+    }
+
+    /** As {@link #combine(byte[], boolean, long)}, counting the last partial of Filter task {@code task} once. */
+    public List<Result> combine(byte[] partial, boolean last, int task, long now) {
         List<Result> out = new ArrayList<>(1);
         if (done) {
             return out;
         }
-        if (last) {
+        if (last && (task < 0 || lastFrom.add(task))) {
             finalPartials++;
         }
         if (partial == null) {
@@ -190,6 +236,11 @@ public final class JoinQuerier {
         List<Map<String, Object>> rows = postAggregator.apply(aggregator.records());
         Map<String, Object> m = meta.build(rows.size(), windowNumber, now, expectedEmitTime, isFinal,
                                            aggregator.sketchMetadata());
+        if (restoredAt >= 0 && (windowNumber <= incompleteUntilWindow || window == null)) {
+            m = new LinkedHashMap<>(m);
+            m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
+                                     "restartedAt", restoredAt, "window", windowNumber));
+        }
         return new Result(rows, m, isFinal);
     }
 

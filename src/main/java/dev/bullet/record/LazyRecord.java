@@ -119,6 +119,14 @@ public final class LazyRecord implements Record {
         }
     }
 
+    /**
+     * The raw message this record reads, not a copy (so a record can travel between workers as these bytes and be
+     * scanned again there). Callers must not modify it.
+     */
+    public byte[] bytes() {
+        return data;
+    }
+
     @Override
     public Map<String, Object> asMap() {
         if (map == null) {

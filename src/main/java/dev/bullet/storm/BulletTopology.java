@@ -11,10 +11,10 @@ import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.metrics.MetricsSinks;
 import dev.bullet.query.QuerySettings;
-import dev.bullet.record.MapRecord;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import dev.bullet.storm.serialization.KryoRegistrations;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.BoltDeclarer;
@@ -23,7 +23,6 @@ import org.apache.storm.topology.IRichSpout;
 import org.apache.storm.topology.TopologyBuilder;
 
 import java.lang.reflect.Constructor;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +32,9 @@ import java.util.Map;
  * local mode alike. Per-component parallelism and Resource Aware Scheduler loads come from the settings (§3.7).
  */
 public final class BulletTopology {
+    /** Storm's {@code topology.message.timeout.secs} unless the settings pass another one through. */
+    static final int MESSAGE_TIMEOUT_SECS = 8;
+
     private BulletTopology() {
     }
 
@@ -59,7 +61,8 @@ public final class BulletTopology {
                                         spec(settings, Component.DATASOURCE_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_SPOUT)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
-                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL);
+                               .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL)
+                               .directGrouping(Components.JOIN_BOLT, Streams.REPLAY);
         resources(decode, spec(settings, Component.DATASOURCE_BOLT));
 
         BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query, Clock.SYSTEM),
@@ -67,16 +70,22 @@ public final class BulletTopology {
                                .shuffleGrouping(Components.DATASOURCE_BOLT, Streams.RECORDS)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
                                .allGrouping(Components.JOIN_BOLT, Streams.SIGNAL)
-                               .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+                               .allGrouping(Components.TICK_SPOUT, Streams.TICK)
+                               .directGrouping(Components.JOIN_BOLT, Streams.REPLAY)
+                               .allGrouping(Components.JOIN_BOLT, Streams.HELLO);
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
-        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), Clock.SYSTEM),
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS,
+                                                                          Clock.SYSTEM),
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.SIGNAL, byId)
-                             .allGrouping(Components.TICK_SPOUT, Streams.TICK);
+                             .allGrouping(Components.TICK_SPOUT, Streams.TICK)
+                             .fieldsGrouping(Components.FILTER_BOLT, Streams.RESTORE, byId)
+                             .allGrouping(Components.FILTER_BOLT, Streams.HELLO)
+                             .allGrouping(Components.DATASOURCE_BOLT, Streams.HELLO);
         resources(join, spec(settings, Component.JOIN_BOLT));
 
         resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())
@@ -94,11 +103,9 @@ public final class BulletTopology {
             conf.setNumAckers(0);
         }
         conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true);
-        conf.registerSerialization(MapRecord.class);
-        conf.registerSerialization(LinkedHashMap.class);
-        conf.registerSerialization(ArrayList.class);
-        conf.registerSerialization(byte[].class);
-        conf.registerSerialization(java.util.Collections.emptyMap().getClass(), EmptyMapSerializer.class);
+        // a record batch whose Filter task died before reporting it is read again after this long (see FilterBolt)
+        conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
+        KryoRegistrations.register(conf);
         metrics(settings, conf);
         conf.putAll(settings.passthrough());
         return conf;

@@ -4,6 +4,7 @@ import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.metric.api.CountMetric;
@@ -25,12 +26,14 @@ import java.util.Map;
  * The DataSource bolt (SPEC §3.2): decodes each raw message of a batch into a record and forwards the batch
  * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
  * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
+ *
+ * <p>A (re)started task says hello to the Join tasks and fails raw batches (the spout sends them again) until each
+ * Join task has replayed its running queries, so no batch is dropped for lack of a query it did not know yet.
  */
 public class DecodeBolt extends BaseRichBolt {
-    private static final long serialVersionUID = 1L;
-
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
 
+    private static final long serialVersionUID = 1L;
     private final long maxQueryLifetimeMs;
     private final Clock clock;
     private transient OutputCollector collector;
@@ -39,6 +42,8 @@ public class DecodeBolt extends BaseRichBolt {
     private transient CountMetric decoded;
     private transient CountMetric malformedCount;
     private transient long lastPurge;
+    private transient int taskId;
+    private transient ReplayWait replays;
 
     /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
     public DecodeBolt(long maxQueryLifetimeMs, Clock clock) {
@@ -51,6 +56,8 @@ public class DecodeBolt extends BaseRichBolt {
         this.collector = collector;
         this.decoder = new RecordDecoder();
         this.activeUntil = new HashMap<>();
+        this.taskId = context.getThisTaskId();
+        this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         this.decoded = metrics.counter(BulletMetrics.RECORDS_DECODED);
         this.malformedCount = metrics.counter(BulletMetrics.RECORDS_MALFORMED);
@@ -58,8 +65,17 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        if (replays.helloDue(clock.now())) { // a (re)started task: the Join tasks replay their running queries to it
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
         String stream = tuple.getSourceStreamId();
-        if (Streams.QUERY.equals(stream)) {
+        if (replays.waiting() && Streams.RAW_BATCH.equals(stream)) {
+            collector.fail(tuple); // sent again by the spout soon: this task does not know every running query yet
+            return;
+        }
+        if (Streams.REPLAY.equals(stream) && tuple.getValueByField(Fields.ID) == null) {
+            replays.ended(tuple.getSourceTask());
+        } else if (Streams.QUERY.equals(stream) || Streams.REPLAY.equals(stream)) {
             activeUntil.put(tuple.getStringByField(Fields.ID), clock.now() + maxQueryLifetimeMs);
         } else if (Streams.SIGNAL.equals(stream)) {
             if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
@@ -82,6 +98,9 @@ public class DecodeBolt extends BaseRichBolt {
         }
         List<byte[]> batch = (List<byte[]>) tuple.getValueByField(Fields.BATCH);
         long readTime = tuple.getLongByField(Fields.READ_TIME);
+        // a plug-in spout may send batches without key: they cannot be told apart when sent again
+        long key = tuple.contains(Fields.BATCH_KEY) ? tuple.getLongByField(Fields.BATCH_KEY) : 0L;
+        boolean retry = tuple.contains(Fields.RETRY) && tuple.getBooleanByField(Fields.RETRY);
         List<Record> records = new ArrayList<>(batch.size());
         long malformed = 0;
         for (byte[] message : batch) {
@@ -98,7 +117,7 @@ public class DecodeBolt extends BaseRichBolt {
             LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
         }
         if (!records.isEmpty()) {
-            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime));
+            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime, key, retry));
         }
     }
 
@@ -113,6 +132,8 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME));
+        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME,
+                                                                                  Fields.BATCH_KEY, Fields.RETRY));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
     }
 }

@@ -5,7 +5,9 @@ import dev.bullet.metrics.LatencyHistogram;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
+import dev.bullet.querying.RunningQuery;
 import dev.bullet.record.Record;
+import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.task.OutputCollector;
@@ -23,16 +25,28 @@ import java.util.Map;
  * The Filter bolt (SPEC §3.4): a thin adapter over {@link FilterEngine}. Queries arrive on every task (all
  * grouping), record batches are shuffled in, partials go to the query's Join task (fields grouping on id).
  * COMPLETE signals from the Join make every task drop the query.
+ *
+ * <p>Surviving a worker's death: a record batch is acked only once the partials that cover it are emitted, anchored
+ * to it (RAW partials at once, the others on the next tick), and the Join acks a partial once merged; so a batch
+ * whose task died before reporting it times out and is read again from Kafka, and a reported batch is never
+ * re-read. A (re)started task says hello to the Join tasks (again every second until each answered), which replay
+ * their running queries to it; meanwhile it fails the record batches it gets, so the spout sends them again (see
+ * {@link ReplayWait}). When a Join task says hello, this task hands it back the queries it owned
+ * ({@link Streams#RESTORE}).
  */
 public class FilterBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
-
+    private static final long[] NO_KEYS = new long[0];
     private final QuerySettings settings;
     private final Clock clock;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
+    private transient List<Tuple> unreported;
+    private transient List<Long> unreportedKeys;
     private transient LatencyHistogram latency;
+    private transient int taskId;
+    private transient ReplayWait replays;
 
     public FilterBolt(QuerySettings settings, Clock clock) {
         this.settings = settings;
@@ -44,48 +58,128 @@ public class FilterBolt extends BaseRichBolt {
         this.collector = collector;
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
+        this.unreported = new ArrayList<>();
+        this.unreportedKeys = new ArrayList<>();
+        this.taskId = context.getThisTaskId();
+        this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void execute(Tuple tuple) {
+        if (replays.helloDue(clock.now())) {
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
+        if (replays.waiting() && Streams.RECORDS.equals(tuple.getSourceStreamId())) {
+            collector.fail(tuple); // sent again by the spout soon: this task does not have every running query yet
+            return;
+        }
         switch (tuple.getSourceStreamId()) {
+            case Streams.REPLAY:
+                if (tuple.getValueByField(Fields.ID) == null) {
+                    replays.ended(tuple.getSourceTask());
+                    break;
+                }
+                engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
+                           tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
+                break;
             case Streams.QUERY:
                 engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
-                           tuple.getLongByField(Fields.START_TIME));
+                           tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
                 break;
             case Streams.SIGNAL:
                 if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
                     engine.remove(tuple.getStringByField(Fields.ID));
                 }
                 break;
+            case Streams.HELLO:
+                restoreTo(tuple.getIntegerByField(Fields.TASK));
+                break;
             case Streams.TICK:
-                engine.tick(clock.now(), out);
+                flush();
                 break;
-            case Streams.RECORDS: {
-                List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
-                engine.consume(records, clock.now(), out);
-                if (latency != null) {
-                    latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
-                }
-                break;
-            }
+            case Streams.RECORDS:
+                consume(tuple);
+                return;
             default:
                 throw new IllegalStateException("The Filter bolt is not wired to stream " + tuple.getSourceStreamId()
                                                 + " of " + tuple.getSourceComponent());
         }
+        emit(List.of(), NO_KEYS, false);
+        collector.ack(tuple);
+    }
+
+    /**
+     * A record batch. A first attempt is held (unacked) until the next tick's partials cover it. A batch sent again
+     * after a failure is reported alone, at once, flagged: the Join merges it only if it never merged the batch
+     * (its first attempt may have been reported before the failure, e.g. when only the ack was lost).
+     */
+    @SuppressWarnings("unchecked")
+    private void consume(Tuple tuple) {
+        long key = tuple.getLongByField(Fields.BATCH_KEY);
+        boolean retry = tuple.getBooleanByField(Fields.RETRY);
+        if (retry) {
+            flush(); // the partials so far must not include the retried batch
+        }
+        List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
+        engine.consume(records, clock.now(), out);
+        if (latency != null) {
+            latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
+        }
+        long[] keys = key == 0 ? NO_KEYS : new long[] {key};
+        if (retry) {
+            engine.tick(clock.now(), out);
+            emit(List.of(tuple), keys, true);
+            collector.ack(tuple);
+            return;
+        }
+        emit(List.of(tuple), keys, false); // RAW partials of this batch
+        if (engine.isEmpty()) {
+            collector.ack(tuple);
+        } else {
+            unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
+            if (key != 0) {
+                unreportedKeys.add(key);
+            }
+        }
+    }
+
+    /** Emits every pending partial, covering the batches not reported yet, and acks those batches. */
+    private void flush() {
+        engine.tick(clock.now(), out);
+        long[] keys = new long[unreportedKeys.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = unreportedKeys.get(i);
+        }
+        emit(unreported, keys, false);
+        for (Tuple t : unreported) {
+            collector.ack(t);
+        }
+        unreported.clear();
+        unreportedKeys.clear();
+    }
+
+    private void emit(List<Tuple> anchors, long[] keys, boolean retry) {
         for (FilterEngine.Partial p : out) {
-            collector.emit(Streams.PARTIAL, new Values(p.id(), p.data(), p.last()));
+            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.data(), p.last(), keys, retry));
         }
         out.clear();
-        collector.ack(tuple);
+    }
+
+    private void restoreTo(int joinTask) {
+        for (RunningQuery q : engine.running()) {
+            collector.emit(Streams.RESTORE, new Values(q.id(), q.json(), q.startTime(), q.replyPartition(), joinTask));
+        }
     }
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST));
+        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST,
+                                                                                  Fields.BATCH_KEYS, Fields.RETRY));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
+        declarer.declareStream(Streams.RESTORE, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
+                                                                                  Fields.REPLY_PARTITION, Fields.TASK));
     }
 }

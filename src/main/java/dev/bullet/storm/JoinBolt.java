@@ -4,6 +4,7 @@ import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.RunningQuery;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -23,13 +24,20 @@ import java.util.Map;
  * The Join bolt (SPEC §3.5): a thin adapter over {@link JoinEngine}. Owns queries by id; emits every result to
  * the Result bolt and, with each final result (or a KILL), a COMPLETE signal that every Filter task and the
  * decode bolt receive.
+ *
+ * <p>Restarts: a (re)started Filter or decode task says hello and gets every running query of this task replayed to
+ * it directly; when this task (re)starts it says hello to the Filter tasks, which hand back the queries it owned,
+ * taken up again with results that say which windows may be incomplete.
  */
 public class JoinBolt extends BaseRichBolt {
+    /** How many times a (re)started Join task says hello, a second apart. */
+    static final int HELLOS = 10;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JoinBolt.class);
     private static final long serialVersionUID = 1L;
-
     private final QuerySettings settings;
     private final long finalGraceMs;
     private final Clock clock;
+    private final int helloCount;
     private transient OutputCollector collector;
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
@@ -37,10 +45,20 @@ public class JoinBolt extends BaseRichBolt {
     private transient CountMetric improper;
     private transient CountMetric rateExceeded;
     private transient long[] counted;
+    private transient int taskId;
+    private transient List<Integer> queryTakers;
+    private transient int hellos;
+    private transient long lastHello;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
+        this(settings, finalGraceMs, 1, clock);
+    }
+
+    /** @param hellos how many times, a second apart, a (re)started task says hello to the Filter tasks */
+    public JoinBolt(QuerySettings settings, long finalGraceMs, int hellos, Clock clock) {
         this.settings = settings;
         this.finalGraceMs = finalGraceMs;
+        this.helloCount = hellos;
         this.clock = clock;
     }
 
@@ -56,6 +74,10 @@ public class JoinBolt extends BaseRichBolt {
         this.improper = metrics.counter(BulletMetrics.IMPROPER_QUERIES);
         this.rateExceeded = metrics.counter(BulletMetrics.RATE_EXCEEDED_QUERIES);
         this.counted = new long[3];
+        this.taskId = context.getThisTaskId();
+        this.lastHello = Long.MIN_VALUE / 2;
+        this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
+        queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
     }
 
     private void countQueries() {
@@ -68,8 +90,32 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        long now = clock.now();
+        if (hellos < helloCount && now - lastHello >= ReplayWait.HELLO_INTERVAL_MS) {
+            // said a few times: a hello sent while the workers reconnect can be lost, and restoring is idempotent
+            hellos++;
+            lastHello = now;
+            collector.emit(Streams.HELLO, new Values(taskId));
+        }
         String id;
         switch (tuple.getSourceStreamId()) {
+            case Streams.HELLO: {
+                int task = tuple.getIntegerByField(Fields.TASK);
+                replayTo(List.of(task), engine.running());
+                collector.emitDirect(task, Streams.REPLAY, new Values(null, null, 0L, -1)); // the end of this replay
+                break;
+            }
+            case Streams.RESTORE:
+                id = tuple.getStringByField(Fields.ID);
+                if (tuple.getIntegerByField(Fields.TASK) == taskId
+                    && engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                                      tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now())) {
+                    LOG.info("Join task {} took back query {} from Filter task {} after a restart", taskId, id,
+                             tuple.getSourceTask());
+                    // Filter or decode tasks that restarted with this task have not had it yet
+                    replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
+                }
+                break;
             case Streams.QUERY:
                 id = tuple.getStringByField(Fields.ID);
                 JoinEngine.Emitted error = engine.add(id, tuple.getStringByField(Fields.QUERY),
@@ -87,7 +133,9 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.PARTIAL:
                 engine.combine(tuple.getStringByField(Fields.ID), tuple.getBinaryByField(Fields.PARTIAL),
-                               tuple.getBooleanByField(Fields.LAST), clock.now(), out);
+                               tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(),
+                               (long[]) tuple.getValueByField(Fields.BATCH_KEYS), tuple.getBooleanByField(Fields.RETRY),
+                               clock.now(), out);
                 break;
             case Streams.TICK:
                 engine.tick(clock.now(), out);
@@ -108,10 +156,25 @@ public class JoinBolt extends BaseRichBolt {
         collector.ack(tuple);
     }
 
+    /**
+     * Sends running queries to (re)started Filter and decode tasks; they ignore the ones they hold. A replay in
+     * answer to a hello ends with a tuple whose id is null.
+     */
+    private void replayTo(List<Integer> tasks, List<RunningQuery> queries) {
+        for (int task : tasks) {
+            for (RunningQuery q : queries) {
+                collector.emitDirect(task, Streams.REPLAY, new Values(q.id(), q.json(), q.startTime(), q.replyPartition()));
+            }
+        }
+    }
+
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.RESULT, new org.apache.storm.tuple.Fields(Fields.ID, Fields.RESULT,
                                                                                  Fields.REPLY_PARTITION, Fields.FINAL));
         declarer.declareStream(Streams.SIGNAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.SIGNAL));
+        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
+        declarer.declareStream(Streams.REPLAY, true, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY,
+                                                                                     Fields.START_TIME, Fields.REPLY_PARTITION));
     }
 }

@@ -4,6 +4,8 @@ import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.ingest.KafkaBatchReader;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
@@ -25,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * {@code topology.max.spout.pending} counts batches.
  *
  * <p>At-least-once: a batch's offsets are committed only after Storm acks it; a failed or timed-out batch is
- * read again (the consumer seeks back to its first offset in each of its partitions). All spout tasks share one
+ * emitted again, the same records with the same id, from memory (the batches in flight are at most
+ * {@code topology.max.spout.pending}), and nothing else is read twice: batches acked meanwhile are not re-read, so a
+ * worker that dies re-reads only what it had not reported (exact results, see {@link FilterBolt}). A spout task that
+ * restarts reads again from the last committed offset. All spout tasks share one
  * consumer group, which spreads the partitions over them; on a rebalance, the acked offsets of revoked
  * partitions are committed and their in-flight batches forgotten. See {@link KafkaBatchReader}, which holds the
  * Kafka logic, and {@code dev.bullet.ingest.OffsetTracker}.
@@ -44,6 +49,10 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     private transient String clientId;
     private transient long lastErrorLogMs;
     private transient long suppressedErrors;
+    /** Batch id → the tuple emitted for it, until acked. */
+    private transient Map<Long, Values> inFlight;
+    private transient ArrayDeque<Long> retries;
+    private transient java.util.SplittableRandom keys;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -54,6 +63,9 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.collector = collector;
         this.clientId = config.groupId() + "-" + context.getThisComponentId() + "-" + context.getThisTaskId();
         this.lastErrorLogMs = Long.MIN_VALUE;
+        this.inFlight = new HashMap<>();
+        this.retries = new ArrayDeque<>();
+        this.keys = new java.util.SplittableRandom();
         openReader();
     }
 
@@ -74,6 +86,15 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         if (reader == null && !openReader()) {
             return;
         }
+        Long retry = retries.poll();
+        if (retry != null) {
+            Values values = inFlight.get(retry);
+            if (values != null) {
+                // the same records and key, flagged: the Join drops what it already merged of this batch
+                collector.emit(Streams.RAW_BATCH, new Values(values.get(0), values.get(1), values.get(2), true), retry);
+                return;
+            }
+        }
         KafkaBatchReader.Batch batch;
         try {
             batch = reader.next();
@@ -84,12 +105,15 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             return;
         }
         if (batch != null) {
-            collector.emit(Streams.RAW_BATCH, new Values(batch.values(), batch.readTimeMs()), batch.id());
+            Values values = new Values(batch.values(), batch.readTimeMs(), keys.nextLong(), false);
+            inFlight.put(batch.id(), values);
+            collector.emit(Streams.RAW_BATCH, values, batch.id());
         }
     }
 
     @Override
     public void ack(Object msgId) {
+        inFlight.remove(msgId);
         if (reader != null) {
             reader.ack((Long) msgId);
         }
@@ -97,15 +121,11 @@ public final class KafkaBatchSpout extends BaseRichSpout {
 
     @Override
     public void fail(Object msgId) {
-        if (reader == null) {
-            return;
-        }
-        try {
-            reader.fail((Long) msgId);
-        } catch (InterruptException | WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
-            logError("cannot rewind for failed batch " + msgId, e);
+        long id = (Long) msgId;
+        if (reader != null && reader.isPending(id) && inFlight.containsKey(id)) {
+            retries.add(id); // emitted again on the next nextTuple
+        } else {
+            inFlight.remove(id); // its partitions went to another reader, which reads them from the last commit
         }
     }
 
@@ -133,7 +153,8 @@ public final class KafkaBatchSpout extends BaseRichSpout {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RAW_BATCH, new org.apache.storm.tuple.Fields(Fields.BATCH, Fields.READ_TIME));
+        declarer.declareStream(Streams.RAW_BATCH, new org.apache.storm.tuple.Fields(Fields.BATCH, Fields.READ_TIME,
+                                                                                    Fields.BATCH_KEY, Fields.RETRY));
     }
 
     private void logError(String what, KafkaException e) {

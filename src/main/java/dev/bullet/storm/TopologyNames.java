@@ -38,6 +38,15 @@ public final class TopologyNames {
         public static final String RESULT = "result";
         /** Tick spout → Filter and Join (all): the clock. */
         public static final String TICK = "tick";
+        /**
+         * A task (re)started and holds no queries: Filter and decode → Join (all), "send me the running queries";
+         * Join → Filter (all), "give me back the queries I owned".
+         */
+        public static final String HELLO = "hello";
+        /** Join → one restarted Filter or decode task (direct): a running query, as on {@link #QUERY}. */
+        public static final String REPLAY = "replay";
+        /** Filter → Join (by id): a running query for a restarted Join task ({@link Fields#TASK}) to take up again. */
+        public static final String RESTORE = "restore";
 
         private Streams() {
         }
@@ -68,8 +77,19 @@ public final class TopologyNames {
         public static final String RESULT = "result";
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
+        /**
+         * {@code long}: a random key of one raw batch, the same when the spout emits the batch again after a failure
+         * (0: none, e.g. from a plug-in spout).
+         */
+        public static final String BATCH_KEY = "batch_key";
+        /** {@code boolean}: the batch is emitted again (it failed or timed out downstream). */
+        public static final String RETRY = "retry";
+        /** {@code long[]}: the keys of the batches a partial covers. */
+        public static final String BATCH_KEYS = "batch_keys";
         /** {@code long}: the tick's time. */
         public static final String TIME = "time";
+        /** {@code int}: a task id (the task that said hello, or the Join task a query is restored to). */
+        public static final String TASK = "task";
 
         private Fields() {
         }

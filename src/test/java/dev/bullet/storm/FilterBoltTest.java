@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Filter bolt driven directly: queries in, record batches in, partials out to the Join. */
 class FilterBoltTest {
@@ -51,8 +52,9 @@ class FilterBoltTest {
         bolt.execute(query);
         bolt.execute(records);
 
-        assertEquals(List.of(query, records), out.acked());
+        assertEquals(List.of(query), out.acked(), "a batch is acked only once every partial covering it is out");
         List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(List.of(records), partials.get(0).anchors(), "the RAW partial is anchored to its batch");
         assertEquals(1, partials.size());
         Emission p = partials.get(0);
         assertEquals("q", p.value(0));
@@ -64,14 +66,75 @@ class FilterBoltTest {
     @Test
     void nonRawPartialsWaitForATick() {
         bolt.execute(Tuples.query("q", COUNT, now(), 0));
-        bolt.execute(Tuples.records(1L, Records.of("id", "a").build()));
+        Tuple records = Tuples.records(1L, Records.of("id", "a").build());
+        bolt.execute(records);
         assertEquals(List.of(), out.emissions());
+        assertFalse(out.acked().contains(records), "not reported yet, so not acked: a dead task's batch is re-read");
 
         bolt.execute(Tuples.tick(now()));
         List<Emission> partials = out.emitted(Streams.PARTIAL);
         assertEquals(1, partials.size());
         assertNotNull(partials.get(0).value(1));
         assertFalse(partials.get(0).<Boolean>value(2));
+        assertEquals(List.of(records), partials.get(0).anchors(), "the partial carries the batch's tree to the Join");
+        assertTrue(out.acked().contains(records));
+    }
+
+    @Test
+    void retriedBatchIsReportedAloneAtOnceAndFlagged() {
+        bolt.execute(Tuples.query("q", COUNT, now(), 0));
+        Tuple first = Tuples.records(1L, Records.of("id", "a").build()); // batch key 2
+        bolt.execute(first);
+
+        Tuple retried = Tuples.retriedRecords(99L, Records.of("id", "b").build());
+        bolt.execute(retried);
+
+        List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(2, partials.size(), "what was pending, then the retried batch alone");
+        assertEquals(List.of(2L), java.util.Arrays.stream(partials.get(0).<long[]>value(3)).boxed().toList());
+        assertFalse(partials.get(0).<Boolean>value(4));
+        assertEquals(List.of(99L), java.util.Arrays.stream(partials.get(1).<long[]>value(3)).boxed().toList());
+        assertTrue(partials.get(1).<Boolean>value(4));
+        assertEquals(List.of(retried), partials.get(1).anchors());
+        assertTrue(out.acked().containsAll(List.of(first, retried)));
+    }
+
+    @Test
+    void restartedTaskFailsBatchesUntilTheJoinReplayedItsRunningQueries() {
+        RecordingOutputCollector fresh = new RecordingOutputCollector();
+        FilterBolt restarted = new FilterBolt(QuerySettings.defaults(), clock);
+        Bolts.prepareRestarted(restarted, fresh, Map.of());
+        Tuple early = Tuples.records(1L, Records.of("id", "a").build());
+
+        restarted.execute(early);
+        assertEquals(List.of(Bolts.TASK), fresh.emitted(Streams.HELLO).get(0).values(), "hello to the Join tasks");
+        assertEquals(List.of(early), fresh.failed(), "the spout sends it again once this task has the queries");
+
+        restarted.execute(Tuples.replay("q", COUNT, now(), 0));
+        restarted.execute(Tuples.replayEnd());
+        Tuple again = Tuples.records(2L, Records.of("id", "a").build());
+        restarted.execute(again);
+        restarted.execute(Tuples.tick(now()));
+
+        assertEquals(1, fresh.emitted(Streams.PARTIAL).size(), "the batch met the replayed query");
+        assertTrue(fresh.acked().contains(again));
+    }
+
+    @Test
+    void joinHelloGetsBackEveryRunningQueryForThatJoinTask() {
+        long start = now();
+        bolt.execute(Tuples.query("q1", COUNT, start, 3));
+        bolt.execute(Tuples.query("q2", RAW_ID_A, start, 4));
+
+        bolt.execute(Tuples.hello(dev.bullet.storm.TopologyNames.Components.JOIN_BOLT, 42));
+
+        List<Emission> restores = out.emitted(Streams.RESTORE);
+        assertEquals(2, restores.size());
+        for (Emission e : restores) {
+            assertEquals(42, e.<Integer>value(4));
+            assertEquals(start, e.<Long>value(2));
+        }
+        assertEquals(java.util.Set.of("q1", "q2"), java.util.Set.of(restores.get(0).value(0), restores.get(1).value(0)));
     }
 
     @Test

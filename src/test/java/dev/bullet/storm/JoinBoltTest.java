@@ -23,6 +23,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Join bolt driven directly: queries and partials in, results and COMPLETE signals out. */
@@ -84,17 +85,86 @@ class JoinBoltTest {
         bolt.execute(Tuples.tick(0L));
         assertEquals(List.of(), out.emissions(), "no Filter task sent its last partial yet");
 
-        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.partialFrom(0, "q", null, true));
         bolt.execute(Tuples.tick(0L));
         assertEquals(List.of(), out.emissions(), "one Filter task of two");
+        bolt.execute(Tuples.partialFrom(0, "q", null, true));
+        bolt.execute(Tuples.tick(0L));
+        assertEquals(List.of(), out.emissions(), "a restarted task's second last partial counts once");
 
-        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.partialFrom(1, "q", null, true));
         bolt.execute(Tuples.tick(0L));
         List<Emission> results = out.emitted(Streams.RESULT);
         assertEquals(1, results.size());
         assertTrue(results.get(0).<Boolean>value(3));
         assertEquals(List.of(List.of("q", Signal.COMPLETE.name())),
                      out.emitted(Streams.SIGNAL).stream().map(Emission::values).toList());
+    }
+
+    @Test
+    void restartedFilterTaskGetsEveryRunningQueryReplayedDirectlyThenAnEnd() {
+        JoinBolt bolt = prepared(2);
+        long start = System.currentTimeMillis();
+        bolt.execute(Tuples.query("q", COUNT_1S, start, 3));
+
+        bolt.execute(Tuples.hello(Components.FILTER_BOLT, 1234));
+
+        List<Emission> replays = out.emitted(Streams.REPLAY);
+        assertEquals(2, replays.size());
+        assertEquals(List.of("q", COUNT_1S, start, 3), replays.get(0).values());
+        assertEquals(1234, replays.get(0).directTask());
+        assertNull(replays.get(1).value(0), "the end of the replay");
+        assertEquals(1234, replays.get(1).directTask());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void restartedJoinTakesBackItsQueriesAndSaysTheResultMayBeIncomplete() {
+        JoinBolt bolt = prepared(1);
+        long start = System.currentTimeMillis() - 60_000;
+        bolt.execute(Tuples.restore("other", COUNT_1S, start, 3, Bolts.TASK + 1));
+        bolt.execute(Tuples.restore("q", COUNT_1S, start, 3, Bolts.TASK));
+        assertEquals(List.of("q"), out.emitted(Streams.REPLAY).stream().map(e -> e.<String>value(0)).distinct().toList(),
+                     "only its own query, replayed to Filter tasks that restarted with it");
+
+        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.tick(0L));
+
+        List<Emission> results = out.emitted(Streams.RESULT);
+        assertEquals(1, results.size(), "answered: the query was taken back; 'other' is not this task's");
+        Map<String, Object> meta = (Map<String, Object>) json(results.get(0)).get("meta");
+        assertTrue(meta.containsKey(dev.bullet.querying.JoinQuerier.INCOMPLETE), "says it may be incomplete: " + meta);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void retriedBatchThatWasMergedBeforeIsNotCountedTwice() {
+        JoinBolt bolt = prepared(1);
+        long start = System.currentTimeMillis() - 60_000;
+        bolt.execute(Tuples.query("q", COUNT_1S, start, 0));
+        byte[] one = countPartial();
+
+        bolt.execute(Tuples.partial("q", one, new long[] {5L, 6L}, false));
+        bolt.execute(Tuples.partial("q", one, new long[] {5L}, true)); // its ack was lost: sent again, merged before
+        bolt.execute(Tuples.partial("q", one, new long[] {7L}, true)); // its Filter task died before reporting it
+        bolt.execute(Tuples.partial("q", null, true));
+        bolt.execute(Tuples.tick(0L));
+
+        List<Emission> results = out.emitted(Streams.RESULT);
+        assertEquals(1, results.size());
+        List<Map<String, Object>> records = (List<Map<String, Object>>) json(results.get(0)).get("records");
+        assertEquals(2L, ((Number) records.get(0).get("COUNT")).longValue(), "batches 5/6 and 7, 5 once: " + records);
+    }
+
+    /** A Filter task's partial of a global COUNT over one record. */
+    private static byte[] countPartial() {
+        dev.bullet.querying.FilterEngine engine = new dev.bullet.querying.FilterEngine(QuerySettings.defaults());
+        long now = System.currentTimeMillis();
+        engine.add("q", COUNT_1S, now);
+        List<dev.bullet.querying.FilterEngine.Partial> partials = new java.util.ArrayList<>();
+        engine.consume(List.of(Records.of("id", "a").build()), now, partials);
+        engine.tick(now, partials);
+        return partials.get(0).data();
     }
 
     @Test

@@ -1,6 +1,9 @@
 package dev.bullet.storm.testing;
 
 import com.codahale.metrics.Counter;
+import dev.bullet.storm.DecodeBolt;
+import dev.bullet.storm.FilterBolt;
+import dev.bullet.storm.JoinBolt;
 import dev.bullet.storm.TopologyNames.Components;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.metric.api.IMetric;
@@ -92,6 +95,19 @@ public final class Bolts {
     /** Same, with {@code filterTasks} Filter bolt tasks (what the Join bolt counts its partitions by). */
     public static Prepared prepare(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf,
                                    int filterTasks) {
+        return prepare(bolt, collector, conf, filterTasks, true);
+    }
+
+    /**
+     * A task as it (re)starts on a worker: prepared, nothing executed yet (so its hello and its wait for the Join
+     * tasks' replays are still ahead).
+     */
+    public static Prepared prepareRestarted(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf) {
+        return prepare(bolt, collector, conf, 1, false);
+    }
+
+    private static Prepared prepare(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf,
+                                    int filterTasks, boolean started) {
         Map<Integer, String> taskToComponent = new HashMap<>();
         Map<String, List<Integer>> componentToTasks = new HashMap<>();
         int next = 1000;
@@ -110,6 +126,19 @@ public final class Bolts {
         Map<String, Object> topoConf = new HashMap<>(conf);
         RecordingContext context = new RecordingContext(topoConf, taskToComponent, componentToTasks);
         bolt.prepare(topoConf, context, collector.collector());
+        if (!started) {
+            return new Prepared(context);
+        }
+        if (bolt instanceof FilterBolt || bolt instanceof DecodeBolt) {
+            // a started task says hello and waits for the Join tasks' replays of running queries: none are running
+            for (int i = 0; i < componentToTasks.get(Components.JOIN_BOLT).size(); i++) {
+                bolt.execute(Tuples.replayEnd());
+            }
+            collector.reset();
+        } else if (bolt instanceof JoinBolt) {
+            bolt.execute(Tuples.tick(0)); // its hello to the Filter tasks, on its first tuple
+            collector.reset();
+        }
         return new Prepared(context);
     }
 }

@@ -95,6 +95,14 @@ public final class RecordingOutputCollector implements IOutputCollector {
         return out;
     }
 
+    /** Forgets everything recorded so far (emissions, acks, fails, errors). */
+    public synchronized void reset() {
+        emissions.clear();
+        acked.clear();
+        failed.clear();
+        errors.clear();
+    }
+
     public synchronized List<Tuple> acked() {
         return new ArrayList<>(acked);
     }

@@ -35,6 +35,8 @@ import java.util.Map;
  * so a tuple built here has exactly the fields the bolt reads by name; a wrong value count fails at once.
  */
 public final class Tuples {
+    /** Filter tasks that tuples can come from ({@link #partialFrom}). */
+    public static final int FILTER_TASKS = 4;
     private static final Map<String, Map<String, Fields>> FIELDS = declaredFields();
     private static final GeneralTopologyContext CONTEXT = context();
 
@@ -66,12 +68,18 @@ public final class Tuples {
         for (String m : messages) {
             batch.add(m.getBytes(StandardCharsets.UTF_8));
         }
-        return of(Components.DATASOURCE_SPOUT, Streams.RAW_BATCH, batch, readTime);
+        return of(Components.DATASOURCE_SPOUT, Streams.RAW_BATCH, batch, readTime, 1L + readTime, false);
     }
 
     /** A batch of decoded records from the decode bolt. */
     public static Tuple records(long readTime, Record... records) {
-        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), readTime);
+        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), readTime,
+                  1L + readTime, false);
+    }
+
+    /** A batch of records sent again after a failure, with its batch key. */
+    public static Tuple retriedRecords(long key, Record... records) {
+        return of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(Arrays.asList(records)), 0L, key, true);
     }
 
     /** A new query from the query spout. */
@@ -91,7 +99,39 @@ public final class Tuples {
 
     /** A partial from a Filter task. */
     public static Tuple partial(String id, byte[] data, boolean last) {
-        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last);
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last, new long[0], false);
+    }
+
+    /** A partial covering the batches {@code keys}; {@code retry}: one batch sent again after a failure. */
+    public static Tuple partial(String id, byte[] data, long[] keys, boolean retry) {
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, false, keys, retry);
+    }
+
+    /** A partial from Filter task number {@code filterTask} (0 to {@value #FILTER_TASKS} - 1). */
+    public static Tuple partialFrom(int filterTask, String id, byte[] data, boolean last) {
+        int task = CONTEXT.getComponentTasks(Components.FILTER_BOLT).get(filterTask);
+        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(id, data, last, new long[0], false)), Components.FILTER_BOLT, task,
+                             Streams.PARTIAL);
+    }
+
+    /** The end of a Join task's replay of running queries (an answer to a task's hello). */
+    public static Tuple replayEnd() {
+        return of(Components.JOIN_BOLT, Streams.REPLAY, null, null, 0L, -1);
+    }
+
+    /** A running query replayed by the Join to a (re)started task. */
+    public static Tuple replay(String id, String json, long startTime, int replyPartition) {
+        return of(Components.JOIN_BOLT, Streams.REPLAY, id, json, startTime, replyPartition);
+    }
+
+    /** A hello from a (re)started task of {@code component} (Filter or decode → Join, Join → Filter). */
+    public static Tuple hello(String component, int task) {
+        return of(component, Streams.HELLO, task);
+    }
+
+    /** A running query a Filter task hands back to the restarted Join task {@code joinTask}. */
+    public static Tuple restore(String id, String json, long startTime, int replyPartition, int joinTask) {
+        return of(Components.FILTER_BOLT, Streams.RESTORE, id, json, startTime, replyPartition, joinTask);
     }
 
     /** A tick from the tick spout. */
@@ -127,7 +167,14 @@ public final class Tuples {
         int task = 100;
         for (String component : FIELDS.keySet()) {
             taskToComponent.put(task, component);
-            componentToTasks.put(component, List.of(task));
+            List<Integer> tasks = new ArrayList<>(List.of(task));
+            if (component.equals(Components.FILTER_BOLT)) { // more Filter tasks, for partials from several
+                for (int extra = 1; extra < FILTER_TASKS; extra++) {
+                    taskToComponent.put(200 + extra, component);
+                    tasks.add(200 + extra);
+                }
+            }
+            componentToTasks.put(component, tasks);
             task++;
         }
         return new GeneralTopologyContext(new StormTopology(), new HashMap<>(), taskToComponent, componentToTasks,

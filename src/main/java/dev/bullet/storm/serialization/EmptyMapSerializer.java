@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.storm.serialization;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
@@ -12,7 +12,7 @@ import java.util.Map;
  * Kryo serializer for {@code Collections.emptyMap()}: Storm 2.8 sends metric data points whose dimensions are that
  * map between workers without registering it, which kills the sending executor with more than one worker.
  */
-public class EmptyMapSerializer extends Serializer<Map<?, ?>> {
+public final class EmptyMapSerializer extends Serializer<Map<?, ?>> {
     @Override
     public void write(Kryo kryo, Output output, Map<?, ?> map) {
         // nothing to write: the map is always empty
