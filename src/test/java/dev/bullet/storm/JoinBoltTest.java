@@ -104,7 +104,7 @@ class JoinBoltTest {
     @Test
     void restartedFilterTaskGetsEveryRunningQueryReplayedDirectlyThenAnEnd() {
         JoinBolt bolt = prepared(2);
-        long start = System.currentTimeMillis();
+        long start = clock.now();
         bolt.execute(Tuples.query("q", COUNT_1S, start, 3));
 
         bolt.execute(Tuples.hello(Components.FILTER_BOLT, 1234));
@@ -121,7 +121,7 @@ class JoinBoltTest {
     @SuppressWarnings("unchecked")
     void restartedJoinTakesBackItsQueriesAndSaysTheResultMayBeIncomplete() {
         JoinBolt bolt = prepared(1);
-        long start = System.currentTimeMillis() - 60_000;
+        long start = clock.now() - 60_000;
         bolt.execute(Tuples.restore("other", COUNT_1S, start, 3, Bolts.TASK + 1));
         bolt.execute(Tuples.restore("q", COUNT_1S, start, 3, Bolts.TASK));
         assertEquals(List.of("q"), out.emitted(Streams.REPLAY).stream().map(e -> e.<String>value(0)).distinct().toList(),
@@ -140,7 +140,7 @@ class JoinBoltTest {
     @SuppressWarnings("unchecked")
     void retriedBatchThatWasMergedBeforeIsNotCountedTwice() {
         JoinBolt bolt = prepared(1);
-        long start = System.currentTimeMillis() - 60_000;
+        long start = clock.now() - 60_000;
         bolt.execute(Tuples.query("q", COUNT_1S, start, 0));
         byte[] one = countPartial();
 
@@ -159,7 +159,7 @@ class JoinBoltTest {
     /** A Filter task's partial of a global COUNT over one record. */
     private static byte[] countPartial() {
         dev.bullet.querying.FilterEngine engine = new dev.bullet.querying.FilterEngine(QuerySettings.defaults());
-        long now = System.currentTimeMillis();
+        long now = 1_000_000;
         engine.add("q", COUNT_1S, now);
         List<dev.bullet.querying.FilterEngine.Partial> partials = new java.util.ArrayList<>();
         engine.consume(List.of(Records.of("id", "a").build()), now, partials);
