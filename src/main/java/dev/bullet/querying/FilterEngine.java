@@ -1,6 +1,8 @@
 package dev.bullet.querying;
 
+import dev.bullet.index.IndexFeature;
 import dev.bullet.index.QueryIndex;
+import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
@@ -10,6 +12,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -27,7 +30,7 @@ public final class FilterEngine {
     private final QueryParser parser;
     private final Map<String, FilterQuerier> queries = new HashMap<>();
     private final List<FilterQuerier> active = new ArrayList<>();
-    private final QueryIndex<FilterQuerier> index = new QueryIndex<>();
+    private final QueryIndex<FilterQuerier> index;
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
     private final Consumer<FilterQuerier> visitor = this::visit;
     private Record current;
@@ -36,8 +39,14 @@ public final class FilterEngine {
     private long recordStamp;
 
     public FilterEngine(QuerySettings settings) {
+        this(settings, IndexFeature.all());
+    }
+
+    /** An engine with only some of the optimisations (for measurements and equivalence tests). */
+    public FilterEngine(QuerySettings settings, Set<IndexFeature> features) {
         this.settings = settings;
         this.parser = new QueryParser(settings);
+        this.index = new QueryIndex<>(features);
     }
 
     /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
@@ -49,11 +58,25 @@ public final class FilterEngine {
         if (!parsed.isValid()) {
             return false;
         }
-        FilterQuerier querier = new FilterQuerier(id, parsed.query(), startTime, settings);
+        return add(id, parsed.query(), startTime);
+    }
+
+    /** Adds an already parsed and validated query; returns false when the id is already known. */
+    public boolean add(String id, Query query, long startTime) {
+        if (queries.containsKey(id)) {
+            return false;
+        }
+        FilterQuerier querier = new FilterQuerier(id, query, startTime, settings);
         queries.put(id, querier);
         active.add(querier);
-        index.add(querier, parsed.query().filter());
+        index.add(querier, query.filter());
         return true;
+    }
+
+    /** Whether the query is known here and is a RAW query without a window that has found all its records. */
+    public boolean isSatisfied(String id) {
+        FilterQuerier querier = queries.get(id);
+        return querier != null && querier.isSatisfied();
     }
 
     /** Forgets a query (COMPLETE or KILL); returns whether it was known. */

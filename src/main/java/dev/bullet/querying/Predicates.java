@@ -139,7 +139,7 @@ public final class Predicates {
         }
         String text = value instanceof String ? (String) value : String.valueOf(value);
         for (Pattern p : patterns) {
-            if (p.matcher(text).find()) {
+            if (p.matcher(text).matches()) {
                 return true;
             }
         }

@@ -243,20 +243,21 @@ class PredicatesTest {
     // ------------------------------------------------------------------------------------------- RLIKE
 
     @Test
-    void rlikeMatchesWhenThePatternIsFoundAnywhere() {
-        assertMatches("word", "RLIKE", "\"ell\"");
+    void rlikeMatchesTheWholeValue() {
+        assertNoMatch("word", "RLIKE", "\"ell\"");
+        assertMatches("word", "RLIKE", "\".*ell.*\"");
         assertMatches("word", "RLIKE", "\"^h.*o$\"");
         assertNoMatch("word", "RLIKE", "\"^ell\"");
         assertNoMatch("word", "RLIKE", "\"HELLO\"");
         assertMatches("word", "RLIKE", "\"(?i)HELLO\"");
-        assertMatches("word", "RLIKE", "\"xyz\", \"l{2}\"");
+        assertMatches("word", "RLIKE", "\"xyz\", \"hel{2}o\"");
         assertMatches("empty", "RLIKE", "\"^$\"");
     }
 
     @Test
     void rlikeReadsNumbersAndBooleansAsText() {
         assertMatches("n", "RLIKE", "\"^5$\"");
-        assertMatches("t", "RLIKE", "\"tru\"");
+        assertMatches("t", "RLIKE", "\"tru.\"");
     }
 
     @Test
@@ -272,7 +273,7 @@ class PredicatesTest {
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertFalse(predicate.test(hostile)));
         Record xs = Records.of("s", "x".repeat(50_000)).build();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertFalse(predicate.test(xs)));
-        Record matching = Records.of("s", "b" + "a".repeat(100_000)).build();
+        Record matching = Records.of("s", "a".repeat(100_000)).build();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertTrue(predicate.test(matching)));
     }
 
@@ -396,7 +397,7 @@ class PredicatesTest {
 
     @Test
     void operationWordsAreCaseInsensitive() {
-        assertMatches("word", "rlike", "\"^h\"");
+        assertMatches("word", "rlike", "\"^h.*\"");
         assertMatches("tags", "sizeis", "\"3\"");
         assertTrue(matches("{\"operation\": \"not\", \"clauses\": [" + rel("id", "==", "\"no\"") + "]}"));
     }
