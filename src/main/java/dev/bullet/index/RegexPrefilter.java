@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * filter itself or a conjunct of a top-level AND) meet a record only when the record's value holds the literals
  * their pattern requires ({@link RegexLiterals}). The required literals of all queries on a field are found in one
  * pass over the value ({@link LiteralMatcher}); the queries whose formula holds are candidates and run their regex.
- * Patterns that require no literal meet every record with a text value on the field, and are counted
+ * As RLIKE matches the whole value, a candidate must also start and end with a character its pattern can start and
+ * end with; patterns that require no literal are found by the value's first character alone, and counted
  * ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
  * RLIKE matches such a value. Candidates are still tested with their full filter by the caller.
  *
@@ -37,11 +38,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private static final class Entry<Q> {
         final Q query;
         final Node formula;
+        final RegexLiterals.Shape shape;
         long stamp = -1;
 
-        Entry(Q query, Node formula) {
+        Entry(Q query, Node formula, RegexLiterals.Shape shape) {
             this.query = query;
             this.formula = formula;
+            this.shape = shape;
         }
     }
 
@@ -93,7 +96,12 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final List<String> literals = new ArrayList<>();
         /** Entries that mention each literal id (an entry is listed under each of its literals once). */
         final List<List<Entry<Q>>> byLiteral = new ArrayList<>();
-        final List<Q> unfiltered = new ArrayList<>();
+        /** Entries without a required literal: by the value's first (folded) character, index 128 = non-ASCII. */
+        @SuppressWarnings("unchecked")
+        final List<Entry<Q>>[] byFirst = new List[129];
+        /** Entries without a required literal that may start with any character. */
+        final List<Entry<Q>> anyFirst = new ArrayList<>();
+        final List<Entry<Q>> unfiltered = new ArrayList<>();
         int entries;
         LiteralMatcher matcher;
         boolean[] found = new boolean[0];
@@ -121,8 +129,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    /** Where a query was put. */
-    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry) {
+    /** Where a query was put; {@code filtered}: under its literals, else under its first characters. */
+    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, boolean filtered) {
     }
 
     private final List<PathFilter<Q>> paths = new ArrayList<>();
@@ -138,31 +146,54 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathFilter<Q> path = pathFilter(rlike.field());
-        List<Requirement> alternatives = new ArrayList<>();
-        boolean always = false;
+        RegexLiterals.Shape shape = null;
         for (FilterValue v : rlike.values()) {
-            Requirement r = RegexLiterals.of(v.value());
-            if (r == null) {
-                always = true;
-                break;
-            }
-            alternatives.add(r);
+            RegexLiterals.Shape one = RegexLiterals.shape(v.value());
+            shape = shape == null ? one : shape.or(one);
         }
-        if (always) {
-            path.unfiltered.add(query);
-            placements.put(query, new Placement<>(path, null));
+        if (shape.requirement() == null) {
+            Entry<Q> entry = new Entry<>(query, null, shape);
+            placeUnfiltered(path, entry);
+            placements.put(query, new Placement<>(path, entry, false));
             return true;
         }
-        Node formula = compile(path, alternatives.size() == 1 ? alternatives.get(0) : new Or(alternatives));
-        Entry<Q> entry = new Entry<>(query, formula);
+        Node formula = compile(path, shape.requirement());
+        Entry<Q> entry = new Entry<>(query, formula, shape);
         List<Integer> ids = new ArrayList<>();
         formula.literals(ids);
         for (int id : ids.stream().distinct().toList()) {
             path.byLiteral.get(id).add(entry);
         }
         path.entries++;
-        placements.put(query, new Placement<>(path, entry));
+        placements.put(query, new Placement<>(path, entry, true));
         return true;
+    }
+
+    private static <Q> void placeUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+        path.unfiltered.add(entry);
+        CharMask first = entry.shape.first();
+        if (first.isAny()) {
+            path.anyFirst.add(entry);
+            return;
+        }
+        for (int c = 0; c <= 128; c++) {
+            if (first.contains(c)) {
+                if (path.byFirst[c] == null) {
+                    path.byFirst[c] = new ArrayList<>(2);
+                }
+                path.byFirst[c].add(entry);
+            }
+        }
+    }
+
+    private static <Q> void unplaceUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+        path.unfiltered.remove(entry);
+        path.anyFirst.remove(entry);
+        for (int c = 0; c <= 128; c++) {
+            if (path.byFirst[c] != null) {
+                path.byFirst[c].remove(entry);
+            }
+        }
     }
 
     private Node compile(PathFilter<Q> path, Requirement r) {
@@ -184,8 +215,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathFilter<Q> path = placement.path();
-        if (placement.entry() == null) {
-            path.unfiltered.remove(query);
+        if (!placement.filtered()) {
+            unplaceUnfiltered(path, placement.entry());
         } else {
             List<Integer> ids = new ArrayList<>();
             placement.entry().formula.literals(ids);
@@ -215,25 +246,25 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     /** Renumbers the literals still in use: a path whose queries changed a lot gets a smaller automaton. */
     private void compact(PathFilter<Q> old) {
         PathFilter<Q> fresh = new PathFilter<>(old.path);
-        fresh.unfiltered.addAll(old.unfiltered);
         paths.set(paths.indexOf(old), fresh);
         for (Map.Entry<Q, Placement<Q>> e : placements.entrySet()) {
             Placement<Q> p = e.getValue();
             if (p.path() != old) {
                 continue;
             }
-            if (p.entry() == null) {
-                e.setValue(new Placement<>(fresh, null));
+            if (!p.filtered()) {
+                placeUnfiltered(fresh, p.entry());
+                e.setValue(new Placement<>(fresh, p.entry(), false));
                 continue;
             }
-            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula));
+            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape);
             List<Integer> ids = new ArrayList<>();
             entry.formula.literals(ids);
             for (int id : ids.stream().distinct().toList()) {
                 fresh.byLiteral.get(id).add(entry);
             }
             fresh.entries++;
-            e.setValue(new Placement<>(fresh, entry));
+            e.setValue(new Placement<>(fresh, entry, true));
         }
     }
 
@@ -269,9 +300,31 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             if (path.entries > 0) {
                 visitMatching(path, text, visit);
             }
-            List<Q> unfiltered = path.unfiltered;
-            for (int i = 0, n = unfiltered.size(); i < n; i++) {
-                visit.accept(unfiltered.get(i));
+            if (path.unfiltered.isEmpty()) {
+                continue;
+            }
+            if (text.isEmpty()) {
+                for (Entry<Q> entry : path.unfiltered) {
+                    if (entry.shape.nullable()) {
+                        visit.accept(entry.query);
+                    }
+                }
+                continue;
+            }
+            int first = LiteralMatcher.fold(text.charAt(0));
+            List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
+            if (byFirst != null) {
+                visitAdmitted(byFirst, text, visit);
+            }
+            visitAdmitted(path.anyFirst, text, visit);
+        }
+    }
+
+    private static <Q> void visitAdmitted(List<Entry<Q>> entries, String text, Consumer<Q> visit) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            Entry<Q> entry = entries.get(i);
+            if (entry.shape.admits(text)) {
+                visit.accept(entry.query);
             }
         }
     }
@@ -293,7 +346,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 Entry<Q> entry = entries.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
-                    if (entry.formula.holds(found)) {
+                    if (entry.formula.holds(found) && entry.shape.admits(text)) {
                         visit.accept(entry.query);
                     }
                 }

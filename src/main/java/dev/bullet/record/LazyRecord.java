@@ -139,6 +139,11 @@ public final class LazyRecord implements Record {
         return map;
     }
 
+    /** The record's JSON as it arrived (validated; the caller must not modify it). */
+    public byte[] rawJson() {
+        return data;
+    }
+
     @Override
     public String toString() {
         return new String(data, StandardCharsets.UTF_8);

@@ -47,6 +47,7 @@ public final class EngineBenchmark {
             "  --mix NAME         id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
             "                     | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
             "                     | realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
+            "                     | rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's log-search patterns)",
             "  --no-decode        decode the records once up front (measures filtering alone)",
             "  --no-baseline      skip bullet-core",
             "  --no-reference     skip the 1,000 == queries reference",
@@ -92,6 +93,8 @@ public final class EngineBenchmark {
                                    opts.get("--queries"));
         } else if (mix.equals("realistic")) {
             workload = Workload.of("realistic", RealisticQueries.load(), opts.get("--queries"));
+        } else if (mix.equals("rlike-realistic")) {
+            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), opts.get("--queries"));
         } else {
             int n = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
             List<String> texts = new ArrayList<>(n);

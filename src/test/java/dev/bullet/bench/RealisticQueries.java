@@ -43,11 +43,13 @@ public final class RealisticQueries {
         }
     }
 
-    /** Writes the mix, one query per line, to the file given (default: stdout). */
+    /** Writes the mix (with {@code --rlike}: the rlike-realistic queries), one query per line, to the file given. */
     public static void main(String[] args) throws IOException {
-        String text = String.join("\n", generate()) + "\n";
-        if (args.length > 0) {
-            Files.writeString(Path.of(args[0]), text, StandardCharsets.UTF_8);
+        boolean rlike = args.length > 0 && args[0].equals("--rlike");
+        String file = args.length > (rlike ? 1 : 0) ? args[args.length - 1] : null;
+        String text = String.join("\n", rlike ? rlikeOnly() : generate()) + "\n";
+        if (file != null) {
+            Files.writeString(Path.of(file), text, StandardCharsets.UTF_8);
         } else {
             System.out.print(text);
         }
@@ -56,6 +58,16 @@ public final class RealisticQueries {
     /** The 1,000 queries of the mix, in a fixed shuffled order. */
     static List<String> generate() {
         return new RealisticQueries().all();
+    }
+
+    /** 1,000 distinct RAW RLIKE queries with the log-search patterns of the mix (the {@code rlike-realistic} mix). */
+    static List<String> rlikeOnly() {
+        RealisticQueries generator = new RealisticQueries();
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        while (out.size() < 1000) {
+            out.add(generator.raw(generator.rlike()));
+        }
+        return new ArrayList<>(out);
     }
 
     /** The checked-in mix, from the classpath. */

@@ -32,10 +32,11 @@ class RegexLiteralsPropertyTest {
     private static final String[] ATOMS = {"a", "b", "A", "k", "K", "s", "x", "-", "\\.", ".", "[ab]", "[^a]", "[a-c]",
                                            "[K]", "[]a]", "\\d", "\\w", "\\s", "\\-", "\\b", "^", "$", "é", "[ks]", "{",
                                            "[[:alpha:]]", "\\pL", "\\x41", "[a-z]", "ab", "error", "ERR", "(?i)", "(?-i)",
-                                           "\\Qa.\\E", "\\n"};
+                                           "\\Qa.\\E", "\\n", "[\\d_]", "[a-k]", "[0-9]", "\\D", "[A-Z]", "[\\w.]",
+                                           "[^0-9]", "[a\\-z]", "\\S", "[ -~]"};
     private static final String[] QUANTIFIERS = {"", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?"};
     private static final char[] VALUE_CHARS = {'a', 'b', 'A', 'B', 'k', 'K', '\u212A', '\u017F', 's', 'S', 'x', '.', '-',
-                                               '\n', '1', '\u00e9', 'e', 'r', 'o', 'R', 'E', 'c', ']', '{'};
+                                               '\n', '1', '_', ' ', '9', 'Z', '\u00e9', 'e', 'r', 'o', 'R', 'E', 'c', ']', '{'};
 
     private static String pattern(Random r, int depth) {
         StringBuilder out = new StringBuilder();
@@ -98,6 +99,7 @@ class RegexLiteralsPropertyTest {
         Random r = new Random(1313);
         int withRequirement = 0;
         int checkedMatches = 0;
+        int checkedShapes = 0;
         for (int round = 0; round < 20_000; round++) {
             String text = pattern(r, 0);
             if (r.nextInt(3) == 0) {
@@ -109,7 +111,16 @@ class RegexLiteralsPropertyTest {
             } catch (PatternSyntaxException e) {
                 continue; // only patterns RE2/J accepts reach the index
             }
-            Requirement requirement = RegexLiterals.of(text);
+            RegexLiterals.Shape shape = RegexLiterals.shape(text);
+            for (int k = 0; k < 40; k++) {
+                String value = value(r);
+                if (pattern.matcher(value).matches()) {
+                    checkedShapes++;
+                    assertTrue(shape.admits(value), "pattern " + text + " matches the whole of '" + value
+                                                    + "' but its shape " + shape + " does not admit it");
+                }
+            }
+            Requirement requirement = shape.requirement();
             if (requirement == null) {
                 continue;
             }
@@ -130,6 +141,7 @@ class RegexLiteralsPropertyTest {
         }
         assertTrue(withRequirement > 3_000, "too few patterns with a requirement: " + withRequirement);
         assertTrue(checkedMatches > 3_000, "too few matches checked: " + checkedMatches);
+        assertTrue(checkedShapes > 3_000, "too few whole matches checked: " + checkedShapes);
     }
 
     @Test
@@ -162,6 +174,21 @@ class RegexLiteralsPropertyTest {
                 assertEquals(expected, found(matcher, literals, value), literals + " in '" + value + "'");
             }
         }
+    }
+
+    @Test
+    void wholeValueShapesKnowFirstAndLastCharacters() {
+        RegexLiterals.Shape digits = RegexLiterals.shape("[0-9]{2}[a-f]+.*");
+        assertTrue(digits.admits("12abc"));
+        assertFalse(digits.admits("a12"));
+        assertFalse(digits.admits(""));
+        RegexLiterals.Shape prefix = RegexLiterals.shape("(?i)Ba.*[xz]");
+        assertTrue(prefix.admits("bAnjx"));
+        assertFalse(prefix.admits("abaz"));
+        assertFalse(prefix.admits("bay"));
+        assertTrue(RegexLiterals.shape("a*").admits(""));
+        assertTrue(RegexLiterals.shape("(?i)k").admits("\u212A"), "KELVIN SIGN folds onto k");
+        assertTrue(RegexLiterals.shape("\u00e9t\u00e9").admits("\u00c9T\u00c9"));
     }
 
     @Test
