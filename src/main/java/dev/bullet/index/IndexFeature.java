@@ -10,8 +10,6 @@ import java.util.Locale;
 public enum IndexFeature {
     /** RLIKE queries meet only records whose value holds the literals their pattern requires. */
     REGEX,
-    /** {@code !=} and NOT of an equality: every record except the excluded values. */
-    NEGATION,
     /** CONTAINSKEY, CONTAINSVALUE and SIZEIS found by looking the record's keys, values or size up. */
     CONTAINS,
     /** Queries with the same filter and aggregation evaluated and aggregated once, fanned out at emit. */

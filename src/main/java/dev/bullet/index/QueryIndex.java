@@ -148,6 +148,9 @@ public final class QueryIndex<Q> {
         if (regex != null) {
             extras.add(regex);
         }
+        if (features.contains(IndexFeature.CONTAINS)) {
+            extras.add(new ContainsIndex<>());
+        }
     }
 
     /**
