@@ -184,6 +184,63 @@ class SecondaryIndexPropertyTest {
         return out;
     }
 
+    /**
+     * Queries joining a shared group while records flow: the evaluator's partial so far goes to the earlier members
+     * first, so every query's merged result equals the one it gets evaluated alone.
+     */
+    @Test
+    void queriesJoiningASharedGroupLateGetOnlyTheirOwnRecords() {
+        Random r = new Random(5);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        for (int round = 0; round < 30; round++) {
+            List<Query> queries = new ArrayList<>();
+            for (int q = 0; q < 40; q++) {
+                String json = q > 0 && r.nextInt(2) == 0 ? queries.get(r.nextInt(q)).original().toString() : query(r);
+                queries.add(parser.parse(json).query());
+            }
+            List<String> records = new ArrayList<>();
+            for (int k = 0; k < 400; k++) {
+                records.add(record(r));
+            }
+            java.util.Map<String, List<java.util.Map<String, Object>>> shared =
+                    merged(new FilterEngine(QuerySettings.defaults(), IndexFeature.all()), queries, records, r.nextLong());
+            EnumSet<IndexFeature> alone = IndexFeature.all();
+            alone.remove(IndexFeature.SHARED);
+            assertEquals(merged(new FilterEngine(QuerySettings.defaults(), alone), queries, records, 0L).toString(),
+                         shared.toString());
+        }
+    }
+
+    /** Adds the queries over time (one every few records), then merges every query's partials as its Join would. */
+    private static java.util.Map<String, List<java.util.Map<String, Object>>> merged(FilterEngine engine, List<Query> queries,
+                                                                                   List<String> records, long unused) {
+        RecordDecoder decoder = new RecordDecoder();
+        java.util.Map<String, dev.bullet.querying.aggregations.Aggregator> joins = new java.util.TreeMap<>();
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        for (int k = 0; k < records.size(); k++) {
+            if (k % 10 == 0 && k / 10 < queries.size()) {
+                int q = k / 10;
+                engine.add("q" + q, queries.get(q), 0L);
+                joins.put("q" + q, queries.get(q).isRaw() ? new dev.bullet.querying.aggregations.RawAggregator(10_000)
+                        : dev.bullet.querying.aggregations.Aggregators.create(queries.get(q).aggregation(),
+                                                                              QuerySettings.defaults()));
+            }
+            engine.consume(List.of(decoder.decode(records.get(k))), 10L, out);
+            if (k % 7 == 0) {
+                engine.tick(10L, out);
+            }
+        }
+        engine.tick(10L, out);
+        for (FilterEngine.Partial p : out) {
+            if (p.data() != null) {
+                joins.get(p.id()).combine(p.data());
+            }
+        }
+        java.util.Map<String, List<java.util.Map<String, Object>>> result = new java.util.TreeMap<>();
+        joins.forEach((id, aggregator) -> result.put(id, aggregator.records()));
+        return result;
+    }
+
     @Test
     void featuresParse() {
         assertEquals(EnumSet.of(IndexFeature.REGEX, IndexFeature.SHARED), IndexFeature.parse("regex, Shared"));
