@@ -164,6 +164,11 @@ public final class FilterEngine {
         return queries.size();
     }
 
+    /** RLIKE queries (shared ones once) whose pattern requires no literal: they meet every record (a metric). */
+    public int unfilteredRegexQueries() {
+        return index.unfilteredRegexQueries();
+    }
+
     public boolean isEmpty() {
         return queries.isEmpty();
     }

@@ -24,6 +24,8 @@ public final class BulletMetrics {
     public static final String RATE_EXCEEDED_QUERIES = "bullet_rate_exceeded_queries";
     public static final String ACTIVE_QUERIES = "bullet_active_queries";
     public static final String FILTER_LATENCY = "bullet_filter_latency";
+    /** RLIKE queries whose pattern requires no literal, so they meet every record with a value on their field. */
+    public static final String UNFILTERED_REGEX_QUERIES = "bullet_filter_unfiltered_regex_queries";
     /** A map of JVM data points that the consumer spreads into one point per entry. */
     public static final String JVM = "bullet_jvm";
     /** Topology config key carrying the emit interval mapping to the tasks. */
