@@ -39,6 +39,10 @@ for mix in nested range rlike or group count-distinct distribution top-k; do
   echo "E1: mix $mix, $q queries" >&2
   "$BULLET_HOME/scripts/bench-engine.sh" --records "$records" --queries $q --mix $mix --no-baseline $e1 > "$out/e1-$mix.json"
 done
+for mix in realistic rlike-realistic; do
+  echo "E1: mix $mix (1,000 queries, 1,000 == queries in the same run; every optimisation off in the same run)" >&2
+  "$BULLET_HOME/scripts/bench-engine.sh" --records "$records" --mix $mix --without all $e1 > "$out/e1-$mix.json"
+done
 if (( pipeline )); then
   if (( quick )); then p="--step-seconds 5 --warmup-seconds 5 --repeats 1"; else p="--step-seconds 15 --warmup-seconds 15 --repeats 3"; fi
   echo "P5" >&2

@@ -132,6 +132,26 @@ public final class QueryIndex<Q> {
     private final List<PathIndex<Q>> paths = new ArrayList<>();
     private final List<Q> scan = new ArrayList<>();
     private final Map<Q, List<Placement>> entries = new IdentityHashMap<>();
+    /** The secondary indexes (regex prefilter, negations, contains), tried in order after equality and range. */
+    private final List<ClauseIndex<Q>> extras = new ArrayList<>();
+    private final Map<Q, ClauseIndex<Q>> extraOwners = new IdentityHashMap<>();
+    private final RegexPrefilter<Q> regex;
+
+    /** An index with every optimisation of {@link IndexFeature}. */
+    public QueryIndex() {
+        this(IndexFeature.all());
+    }
+
+    /** An index with only the given optimisations (equality and range indexing are always on). */
+    public QueryIndex(java.util.Set<IndexFeature> features) {
+        regex = features.contains(IndexFeature.REGEX) ? new RegexPrefilter<>() : null;
+        if (regex != null) {
+            extras.add(regex);
+        }
+        if (features.contains(IndexFeature.CONTAINS)) {
+            extras.add(new ContainsIndex<>());
+        }
+    }
 
     /**
      * Adds a query with its (validated) filter clause: under every equality it may match through (one, or one per
@@ -162,6 +182,13 @@ public final class QueryIndex<Q> {
             index.size++;
             entries.put(query, List.of(new Placement(range.field(), List.of(), list)));
             return;
+        }
+        for (ClauseIndex<Q> extra : extras) {
+            if (extra.add(query, filter)) {
+                extraOwners.put(query, extra);
+                entries.put(query, List.of());
+                return;
+            }
         }
         scan.add(query);
         entries.put(query, List.of());
@@ -201,7 +228,12 @@ public final class QueryIndex<Q> {
             return false;
         }
         if (placements.isEmpty()) {
-            scan.remove(query);
+            ClauseIndex<Q> owner = extraOwners.remove(query);
+            if (owner != null) {
+                owner.remove(query);
+            } else {
+                scan.remove(query);
+            }
             return true;
         }
         for (Placement placement : placements) {
@@ -270,9 +302,17 @@ public final class QueryIndex<Q> {
                 }
             }
         }
+        for (int i = 0, n = extras.size(); i < n; i++) {
+            extras.get(i).candidates(record, visit);
+        }
         for (int i = 0, n = scan.size(); i < n; i++) {
             visit.accept(scan.get(i));
         }
+    }
+
+    /** Number of RLIKE queries whose pattern requires no literal, evaluated on every record (a metric). */
+    public int unfilteredRegexQueries() {
+        return regex == null ? 0 : regex.unfiltered();
     }
 
     /**

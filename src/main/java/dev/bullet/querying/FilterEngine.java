@@ -1,15 +1,23 @@
 package dev.bullet.querying;
 
+import dev.bullet.index.IndexFeature;
 import dev.bullet.index.QueryIndex;
+import dev.bullet.query.Aggregation;
+import dev.bullet.query.Clause;
+import dev.bullet.query.NamedField;
+import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -23,12 +31,33 @@ public final class FilterEngine {
     public record Partial(String id, byte[] data, boolean last) {
     }
 
+    /** The filter, projection and aggregation of a query: queries equal in these share their evaluation. */
+    private record SharedKey(Clause filter, List<NamedField> projection, Aggregation aggregation) {
+    }
+
+    /** Queries evaluated as one: the evaluator meets the records, the members get its partials. */
+    private static final class Shared {
+        final SharedKey key;
+        final FilterQuerier evaluator;
+        final List<FilterQuerier> members = new ArrayList<>();
+
+        Shared(SharedKey key, FilterQuerier evaluator) {
+            this.key = key;
+            this.evaluator = evaluator;
+        }
+    }
+
     private final QuerySettings settings;
     private final QueryParser parser;
     private final Map<String, FilterQuerier> queries = new HashMap<>();
     private final Map<String, RunningQuery> running = new HashMap<>();
     private final List<FilterQuerier> active = new ArrayList<>();
-    private final QueryIndex<FilterQuerier> index = new QueryIndex<>();
+    private final QueryIndex<FilterQuerier> index;
+    private final boolean sharing;
+    private final Map<SharedKey, Shared> shared = new LinkedHashMap<>();
+    private final Map<FilterQuerier, Shared> memberOf = new IdentityHashMap<>();
+    /** Partials made between calls (a member joining), handed out by the next consume or tick. */
+    private final List<Partial> pending = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
     private final Consumer<FilterQuerier> visitor = this::visit;
     private Record current;
@@ -37,8 +66,15 @@ public final class FilterEngine {
     private long recordStamp;
 
     public FilterEngine(QuerySettings settings) {
+        this(settings, IndexFeature.all());
+    }
+
+    /** An engine with only some of the optimisations (for measurements and equivalence tests). */
+    public FilterEngine(QuerySettings settings, Set<IndexFeature> features) {
         this.settings = settings;
         this.parser = new QueryParser(settings);
+        this.index = new QueryIndex<>(features);
+        this.sharing = features.contains(IndexFeature.SHARED);
     }
 
     /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
@@ -58,12 +94,65 @@ public final class FilterEngine {
         if (!parsed.isValid()) {
             return false;
         }
-        FilterQuerier querier = new FilterQuerier(id, parsed.query(), startTime, settings);
-        queries.put(id, querier);
+        add(id, parsed.query(), startTime);
         running.put(id, new RunningQuery(id, queryJson, startTime, replyPartition));
-        active.add(querier);
-        index.add(querier, parsed.query().filter());
         return true;
+    }
+
+    /** Adds an already parsed and validated query; returns false when the id is already known. */
+    public boolean add(String id, Query query, long startTime) {
+        if (queries.containsKey(id)) {
+            return false;
+        }
+        FilterQuerier querier = new FilterQuerier(id, query, startTime, settings);
+        queries.put(id, querier);
+        if (sharing && !query.isRaw()) {
+            join(querier, query, startTime);
+            return true;
+        }
+        active.add(querier);
+        index.add(querier, query.filter());
+        return true;
+    }
+
+    /**
+     * Makes a non-RAW query a member of the group of queries with its filter, projection and aggregation: the group's
+     * one evaluator meets each record and updates its sketch once, and every member gets the same partial. What the
+     * evaluator holds when a member joins belongs to the members before it, so it is handed to them first.
+     */
+    private void join(FilterQuerier member, Query query, long startTime) {
+        SharedKey key = new SharedKey(query.filter(), query.projection(), query.aggregation());
+        Shared group = shared.get(key);
+        if (group == null) {
+            group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
+            shared.put(key, group);
+            index.add(group.evaluator, query.filter());
+        } else {
+            byte[] data = group.evaluator.takePartial();
+            if (data != null) {
+                for (FilterQuerier m : group.members) {
+                    pending.add(new Partial(m.id(), data, false));
+                }
+            }
+        }
+        group.members.add(member);
+        memberOf.put(member, group);
+    }
+
+    /** Drops a member from its group, and the group when it was the last. */
+    private void leave(FilterQuerier member, Shared group) {
+        memberOf.remove(member);
+        group.members.remove(member);
+        if (group.members.isEmpty()) {
+            shared.remove(group.key);
+            index.remove(group.evaluator);
+        }
+    }
+
+    /** Whether the query is known here and is a RAW query without a window that has found all its records. */
+    public boolean isSatisfied(String id) {
+        FilterQuerier querier = queries.get(id);
+        return querier != null && querier.isSatisfied();
     }
 
     /** Forgets a query (COMPLETE or KILL); returns whether it was known. */
@@ -72,7 +161,12 @@ public final class FilterEngine {
         if (querier == null) {
             return false;
         }
-        running.remove(id);
+        running.remove(id);  // known only for queries added as JSON
+        Shared group = memberOf.get(querier);
+        if (group != null) {
+            leave(querier, group);
+            return true;
+        }
         active.remove(querier);
         index.remove(querier);
         return true;
@@ -80,6 +174,11 @@ public final class FilterEngine {
 
     public int size() {
         return queries.size();
+    }
+
+    /** RLIKE queries (shared ones once) whose pattern requires no literal: they meet every record (a metric). */
+    public int unfilteredRegexQueries() {
+        return index.unfilteredRegexQueries();
     }
 
     public boolean isEmpty() {
@@ -93,7 +192,9 @@ public final class FilterEngine {
 
     /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
     public void consume(List<? extends Record> records, long now, List<Partial> out) {
-        if (active.isEmpty()) {
+        out.addAll(pending);
+        pending.clear();
+        if (active.isEmpty() && shared.isEmpty()) {
             return;
         }
         currentNow = now;
@@ -125,6 +226,30 @@ public final class FilterEngine {
 
     /** Moves time: flushes non-RAW partials, and sends the last partial of queries whose duration is over. */
     public void tick(long now, List<Partial> out) {
+        out.addAll(pending);
+        pending.clear();
+        Iterator<Shared> groups = shared.values().iterator();
+        while (groups.hasNext()) {
+            Shared group = groups.next();
+            byte[] data = group.evaluator.takePartial();
+            Iterator<FilterQuerier> members = group.members.iterator();
+            while (members.hasNext()) {
+                FilterQuerier member = members.next();
+                boolean expired = member.isExpired(now);
+                if (data != null || expired) {
+                    out.add(new Partial(member.id(), data, expired));
+                }
+                if (expired) {
+                    members.remove();
+                    queries.remove(member.id());
+                    memberOf.remove(member);
+                }
+            }
+            if (group.members.isEmpty()) {
+                groups.remove();
+                index.remove(group.evaluator);
+            }
+        }
         Iterator<FilterQuerier> it = active.iterator();
         while (it.hasNext()) {
             FilterQuerier querier = it.next();

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -110,6 +112,11 @@ public final class LazyRecord implements Record {
             return Boolean.FALSE;
         } else if (first == 'n') {
             return null;
+        } else {
+            Object container = new ContainerReader(data, start).read();
+            if (container != ContainerReader.UNSURE) {
+                return container;
+            }
         }
         try (JsonReader reader = new JsonReader(new StringReader(new String(data, start, end - start, StandardCharsets.UTF_8)))) {
             reader.setStrictness(Strictness.STRICT);
@@ -140,8 +147,133 @@ public final class LazyRecord implements Record {
         return map;
     }
 
+    /** The record's JSON as it arrived (validated; the caller must not modify it). */
+    public byte[] rawJson() {
+        return data;
+    }
+
     @Override
     public String toString() {
         return new String(data, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Decodes an object or array the scanner has validated, straight from the bytes, as gson would (LinkedHashMap,
+     * ArrayList, the number rule of {@link RecordDecoder#toNumber}, the last of duplicate keys); anything with an
+     * escape gives {@link #UNSURE} and goes to gson.
+     */
+    private static final class ContainerReader {
+        static final Object UNSURE = new Object();
+        private final byte[] data;
+        private int p;
+
+        ContainerReader(byte[] data, int start) {
+            this.data = data;
+            this.p = start;
+        }
+
+        Object read() {
+            try {
+                return value();
+            } catch (Unsure e) {
+                return UNSURE;
+            }
+        }
+
+        /** Thrown on anything the fast path leaves to gson. */
+        private static final class Unsure extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Unsure() {
+                super(null, null, false, false);
+            }
+        }
+
+        private static final Unsure UNSURE_EXCEPTION = new Unsure();
+
+        private void skipSpace() {
+            while (data[p] == ' ' || data[p] == '\t' || data[p] == '\n' || data[p] == '\r') {
+                p++;
+            }
+        }
+
+        private Object value() {
+            skipSpace();
+            byte b = data[p];
+            switch (b) {
+                case '{': {
+                    p++;
+                    Map<String, Object> map = new LinkedHashMap<>();
+                    skipSpace();
+                    if (data[p] == '}') {
+                        p++;
+                        return map;
+                    }
+                    while (true) {
+                        skipSpace();
+                        String key = string();
+                        skipSpace();
+                        p++; // ':'
+                        map.put(key, value());
+                        skipSpace();
+                        if (data[p++] == '}') {
+                            return map;
+                        }
+                    }
+                }
+                case '[': {
+                    p++;
+                    List<Object> list = new ArrayList<>();
+                    skipSpace();
+                    if (data[p] == ']') {
+                        p++;
+                        return list;
+                    }
+                    while (true) {
+                        list.add(value());
+                        skipSpace();
+                        if (data[p++] == ']') {
+                            return list;
+                        }
+                    }
+                }
+                case '"':
+                    return string();
+                case 't':
+                    p += 4;
+                    return Boolean.TRUE;
+                case 'f':
+                    p += 5;
+                    return Boolean.FALSE;
+                case 'n':
+                    p += 4;
+                    return null;
+                default: {
+                    int start = p;
+                    while (p < data.length && (data[p] == '-' || data[p] == '+' || data[p] == '.' || data[p] == 'e'
+                                               || data[p] == 'E' || data[p] >= '0' && data[p] <= '9')) {
+                        p++;
+                    }
+                    if (p == start) {
+                        throw UNSURE_EXCEPTION;
+                    }
+                    return RecordDecoder.toNumber(new String(data, start, p - start, StandardCharsets.ISO_8859_1));
+                }
+            }
+        }
+
+        private String string() {
+            if (data[p] != '"') {
+                throw UNSURE_EXCEPTION;
+            }
+            int start = ++p;
+            while (data[p] != '"') {
+                if (data[p] == '\\') {
+                    throw UNSURE_EXCEPTION;
+                }
+                p++;
+            }
+            return new String(data, start, p++ - start, StandardCharsets.UTF_8);
+        }
     }
 }

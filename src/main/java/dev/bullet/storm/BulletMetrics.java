@@ -31,6 +31,8 @@ public final class BulletMetrics {
     public static final String RESULTS_DROPPED = "bullet_results_dropped";
     /** Messages on the request topic that are not PubSub messages, skipped by the query spout. */
     public static final String PUBSUB_MESSAGES_MALFORMED = "bullet_pubsub_messages_malformed";
+    /** RLIKE queries whose pattern requires no literal, so they meet every record with a value on their field. */
+    public static final String UNFILTERED_REGEX_QUERIES = "bullet_filter_unfiltered_regex_queries";
     /** A map of JVM data points that the consumer spreads into one point per entry. */
     public static final String JVM = "bullet_jvm";
 

@@ -64,6 +64,7 @@ public class FilterBolt extends BaseRichBolt {
         this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
+        metrics.gauge(BulletMetrics.UNFILTERED_REGEX_QUERIES, engine::unfilteredRegexQueries);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
     }
 

@@ -1,5 +1,8 @@
 package dev.bullet.bench;
 
+import dev.bullet.index.IndexFeature;
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
 import dev.bullet.record.JsonCodec;
@@ -12,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,29 +30,39 @@ import java.util.Map;
 public final class EngineBenchmark {
     static final String USAGE = String.join("\n",
             "Usage: bench-engine.sh --records FILE [--queries N] [--seconds S] [--warmup S] [--mix NAME]",
-            "                       [--no-decode] [--no-baseline] [--batch N]",
+            "                       [--queries-file FILE] [--no-decode] [--no-baseline] [--no-reference] [--batch N]",
             "",
             "E1: N simultaneous queries over the records (JSON lines), one thread, decode included, warm-up first.",
             "Prints one JSON object with records_per_second and query_evaluations_per_second (= records/s x N),",
             "cores used and heap, and - unless --no-baseline - the same work on bullet-core 1.5.2 (default query",
-            "manager and equality partitioner) with the ratios.",
+            "manager and equality partitioner) with the ratios. For any other mix or a queries file the same run also",
+            "measures 1,000 RAW 'id == <absent>' queries (the equality reference) and reports ratio_vs_equality.",
             "",
-            "  --queries N    simultaneous queries (default 1000)",
-            "  --seconds S    measured time per engine (default 10)",
-            "  --warmup S     warm-up per engine (default 5)",
-            "  --mix NAME     id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
-            "                 | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
-            "  --no-decode    decode the records once up front (measures filtering alone)",
-            "  --no-baseline  skip bullet-core",
-            "  --batch N      records per batch handed to the engine (default 1000)",
-            "  --repeats N    measure each engine N times, alternating, and report the median with min-max (default 3)");
+            "  --queries N        simultaneous queries (default 1000; with --queries-file or --mix realistic: the",
+            "                     file's queries, repeated or cut to N when given)",
+            "  --queries-file F   the queries, one JSON query per line; a RAW query that found its size records is",
+            "                     started again so N stay running; windows and durations are ignored offline",
+            "  --seconds S        measured time per engine (default 10)",
+            "  --warmup S         warm-up per engine (default 5)",
+            "  --mix NAME         id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
+            "                     | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
+            "                     | realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
+            "                     | rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's log-search patterns)",
+            "  --no-decode        decode the records once up front (measures filtering alone)",
+            "  --no-baseline      skip bullet-core",
+            "  --no-reference     skip the 1,000 == queries reference",
+            "  --without LIST     also run, interleaved, an engine without these optimisations (comma list of "
+            + java.util.Arrays.toString(IndexFeature.values()).replaceAll("[\\[\\] ]", ""),
+            "                     or 'all') and report ratio_vs_without",
+            "  --batch N          records per batch handed to the engine (default 1000)",
+            "  --repeats N        measure each engine N times, alternating, and report the median with min-max (default 3)");
 
     private EngineBenchmark() {
     }
 
     public static void main(String[] args) throws IOException {
         Map<String, String> opts = new LinkedHashMap<>();
-        List<String> flags = List.of("--no-decode", "--no-baseline", "--help", "-h");
+        List<String> flags = List.of("--no-decode", "--no-baseline", "--no-reference", "--help", "-h");
         for (int i = 0; i < args.length; i++) {
             if (flags.contains(args[i])) {
                 opts.put(args[i], "true");
@@ -64,7 +78,7 @@ public final class EngineBenchmark {
         }
         for (String k : opts.keySet()) {
             if (!List.of("--records", "--queries", "--seconds", "--warmup", "--mix", "--no-decode", "--no-baseline",
-                         "--batch", "--repeats").contains(k)) {
+                         "--batch", "--repeats", "--queries-file", "--no-reference", "--without").contains(k)) {
                 fail("unknown argument '" + k + "'");
             }
         }
@@ -72,26 +86,71 @@ public final class EngineBenchmark {
             fail("--records FILE is required");
         }
         List<byte[]> records = readRecords(Path.of(opts.get("--records")));
-        int queries = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
+        String mix = opts.containsKey("--queries-file") ? "file" : opts.getOrDefault("--mix", "id");
+        Workload workload;
+        if (opts.containsKey("--queries-file")) {
+            workload = Workload.of("file:" + opts.get("--queries-file"), readLines(Path.of(opts.get("--queries-file"))),
+                                   opts.get("--queries"));
+        } else if (mix.equals("realistic")) {
+            workload = Workload.of("realistic", RealisticQueries.load(), opts.get("--queries"));
+        } else if (mix.equals("rlike-realistic")) {
+            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), opts.get("--queries"));
+        } else {
+            int n = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
+            List<String> texts = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                texts.add(query(mix, i));
+            }
+            workload = Workload.of(mix, texts, null);
+        }
         double seconds = Double.parseDouble(opts.getOrDefault("--seconds", "10"));
         double warmup = Double.parseDouble(opts.getOrDefault("--warmup", "5"));
-        String mix = opts.getOrDefault("--mix", "id");
         int batch = Integer.parseInt(opts.getOrDefault("--batch", "1000"));
         boolean decode = !opts.containsKey("--no-decode");
+        EnumSet<IndexFeature> without = opts.containsKey("--without") ? IndexFeature.parse(opts.get("--without")) : null;
+        EnumSet<IndexFeature> reduced = null;
+        if (without != null) {
+            reduced = IndexFeature.all();
+            reduced.removeAll(without);
+        }
 
         int repeats = Integer.parseInt(opts.getOrDefault("--repeats", "3"));
         boolean baseline = !opts.containsKey("--no-baseline") && mix.equals("id");
+        boolean reference = !opts.containsKey("--no-reference") && !mix.equals("id");
+        Workload equality = reference ? Workload.of("id", idQueries(1000), null) : null;
         List<Map<String, Object>> ours = new ArrayList<>();
         List<Map<String, Object>> plain = new ArrayList<>();
         List<Map<String, Object>> partitioned = new ArrayList<>();
+        List<Map<String, Object>> references = new ArrayList<>();
+        List<Map<String, Object>> befores = new ArrayList<>();
         for (int r = 0; r < repeats; r++) {
-            ours.add(run(records, queries, mix, decode, batch, seconds, warmup));
+            ours.add(run(records, workload, IndexFeature.all(), decode, batch, seconds, warmup));
+            if (reduced != null) {
+                befores.add(run(records, workload, reduced, decode, batch, seconds, warmup));
+            }
+            if (reference) {
+                references.add(run(records, equality, IndexFeature.all(), decode, batch, seconds, warmup));
+            }
             if (baseline) {
+                int queries = workload.queries.size();
                 plain.add(BulletCoreBaseline.run(records, queries, false, seconds, warmup));
                 partitioned.add(BulletCoreBaseline.run(records, queries, true, seconds, warmup));
             }
         }
         Map<String, Object> result = summarize(ours);
+        if (reduced != null) {
+            Map<String, Object> before = summarize(befores);
+            before.put("without", without.toString());
+            result.put("without_features", before);
+            result.put("ratio_vs_without", round(rate(result) / rate(before)));
+            result.put("ratio_vs_without_per_cpu", round(cpuRate(result) / cpuRate(before)));
+        }
+        if (reference) {
+            Map<String, Object> ref = summarize(references);
+            result.put("equality_reference", ref);
+            result.put("ratio_vs_equality", round(rate(result) / rate(ref)));
+            result.put("ratio_vs_equality_per_cpu", round(cpuRate(result) / cpuRate(ref)));
+        }
         if (baseline) {
             Map<String, Object> p = summarize(plain);
             Map<String, Object> q = summarize(partitioned);
@@ -106,6 +165,74 @@ public final class EngineBenchmark {
             }
         }
         System.out.println(JsonCodec.toJson(result));
+    }
+
+    private static double rate(Map<String, Object> run) {
+        return ((Number) run.get("records_per_second")).doubleValue();
+    }
+
+    private static double cpuRate(Map<String, Object> run) {
+        return ((Number) run.get("records_per_thread_cpu_second")).doubleValue();
+    }
+
+    private static List<String> idQueries(int n) {
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(query("id", i));
+        }
+        return out;
+    }
+
+    static List<String> readLines(Path file) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                out.add(line);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no queries in " + file);
+        }
+        return out;
+    }
+
+    /**
+     * The queries of one run, parsed once: windows are dropped (time does not pass offline), so a RAW query ends
+     * when it found its records and is then started again. Invalid lines are reported on stderr and skipped.
+     */
+    static final class Workload {
+        final String name;
+        final List<Query> queries = new ArrayList<>();
+        int invalid;
+
+        private Workload(String name) {
+            this.name = name;
+        }
+
+        static Workload of(String name, List<String> texts, String count) {
+            Workload w = new Workload(name);
+            QueryParser parser = new QueryParser(QuerySettings.defaults());
+            List<Query> valid = new ArrayList<>();
+            for (int i = 0; i < texts.size(); i++) {
+                QueryParser.Result parsed = parser.parse(texts.get(i));
+                if (!parsed.isValid()) {
+                    w.invalid++;
+                    System.err.println("warning: query " + (i + 1) + " is invalid and skipped: " + parsed.errors());
+                    continue;
+                }
+                Query q = parsed.query();
+                valid.add(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), null,
+                                    q.durationMs(), q.original(), q.warnings()));
+            }
+            if (valid.isEmpty()) {
+                throw new IllegalArgumentException("no valid queries in " + name);
+            }
+            int n = count == null ? valid.size() : Integer.parseInt(count);
+            for (int i = 0; i < n; i++) {
+                w.queries.add(valid.get(i % valid.size()));
+            }
+            return w;
+        }
     }
 
     /** The last run's details, with the rates replaced by the median of all runs and their min-max added. */
@@ -179,13 +306,12 @@ public final class EngineBenchmark {
     }
 
     /** Runs our engine: warm-up, then measures for {@code seconds}; one thread. */
-    static Map<String, Object> run(List<byte[]> raw, int queries, String mix, boolean decode, int batch,
-                                   double seconds, double warmup) {
-        FilterEngine engine = new FilterEngine(QuerySettings.defaults());
-        for (int i = 0; i < queries; i++) {
-            if (!engine.add("q" + i, query(mix, i), 0L)) {
-                throw new IllegalStateException("benchmark query rejected: " + query(mix, i));
-            }
+    static Map<String, Object> run(List<byte[]> raw, Workload workload, EnumSet<IndexFeature> features,
+                                   boolean decode, int batch, double seconds, double warmup) {
+        FilterEngine engine = new FilterEngine(QuerySettings.defaults(), features);
+        List<Query> queries = workload.queries;
+        for (int i = 0; i < queries.size(); i++) {
+            engine.add("q" + i, queries.get(i), 0L);
         }
         RecordDecoder decoder = new RecordDecoder();
         List<Record> predecoded = null;
@@ -195,53 +321,106 @@ public final class EngineBenchmark {
                 predecoded.add(decoder.decode(r));
             }
         }
-        List<FilterEngine.Partial> out = new ArrayList<>();
-        List<Record> chunk = new ArrayList<>(batch);
-        long[] counter = new long[1];
-        loop(engine, decoder, raw, predecoded, chunk, out, batch, (long) (warmup * 1e9), counter);
-        counter[0] = 0;
+        Loop loop = new Loop(engine, queries, decoder, raw, predecoded, batch);
+        loop.run((long) (warmup * 1e9));
+        loop.reset();
         long cpuBefore = processCpuNanos();
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long threadBefore = threads.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        loop(engine, decoder, raw, predecoded, chunk, out, batch, (long) (seconds * 1e9), counter);
+        loop.run((long) (seconds * 1e9));
         long elapsed = System.nanoTime() - start;
         long cpu = processCpuNanos() - cpuBefore;
         long threadCpu = threads.getCurrentThreadCpuTime() - threadBefore;
-        double rps = counter[0] / (elapsed / 1e9);
+        double rps = loop.records / (elapsed / 1e9);
         Runtime rt = Runtime.getRuntime();
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("engine", "bullet-storm (this project)");
-        result.put("mix", mix);
-        result.put("queries", queries);
+        result.put("mix", workload.name);
+        result.put("queries", queries.size());
+        if (workload.invalid > 0) {
+            result.put("invalid_queries_skipped", workload.invalid);
+        }
+        result.put("features", features.toString());
         result.put("decode_included", decode);
-        result.put("records", counter[0]);
+        result.put("records", loop.records);
         result.put("seconds", round(elapsed / 1e9));
         result.put("records_per_second", Math.round(rps));
-        result.put("query_evaluations_per_second", Math.round(rps * queries));
-        result.put("records_per_thread_cpu_second", Math.round(counter[0] / (threadCpu / 1e9)));
+        result.put("query_evaluations_per_second", Math.round(rps * queries.size()));
+        result.put("records_per_thread_cpu_second", Math.round(loop.records / (threadCpu / 1e9)));
+        result.put("partials_per_second", Math.round(loop.partials / (elapsed / 1e9)));
+        result.put("restarts_per_second", Math.round(loop.restarts / (elapsed / 1e9)));
         result.put("cores_used", round(cpu / (double) elapsed));
         result.put("heap_used_mib", (rt.totalMemory() - rt.freeMemory()) >> 20);
         result.put("heap_max_mib", rt.maxMemory() >> 20);
         return result;
     }
 
-    private static void loop(FilterEngine engine, RecordDecoder decoder, List<byte[]> raw, List<Record> predecoded,
-                             List<Record> chunk, List<FilterEngine.Partial> out, int batch, long nanos, long[] counter) {
-        long end = System.nanoTime() + nanos;
-        int n = raw.size();
-        int i = 0;
-        while (System.nanoTime() < end) {
-            chunk.clear();
-            for (int k = 0; k < batch; k++, i = (i + 1) % n) {
-                chunk.add(predecoded != null ? predecoded.get(i) : decoder.decode(raw.get(i)));
-            }
-            engine.consume(chunk, 1L, out);
-            out.clear();
-            counter[0] += batch;
+    /**
+     * Feeds batches to the engine; ticks every ten batches (non-RAW partials flow, as every tick in the Filter bolt);
+     * restarts every RAW query that found its records, so the number of running queries stays N.
+     */
+    private static final class Loop {
+        private static final int TICK_EVERY_BATCHES = 10;
+        final FilterEngine engine;
+        final List<Query> queries;
+        final RecordDecoder decoder;
+        final List<byte[]> raw;
+        final List<Record> predecoded;
+        final int batch;
+        final List<Record> chunk;
+        final List<FilterEngine.Partial> out = new ArrayList<>();
+        int next;
+        long batches;
+        long records;
+        long partials;
+        long restarts;
+
+        Loop(FilterEngine engine, List<Query> queries, RecordDecoder decoder, List<byte[]> raw, List<Record> predecoded,
+             int batch) {
+            this.engine = engine;
+            this.queries = queries;
+            this.decoder = decoder;
+            this.raw = raw;
+            this.predecoded = predecoded;
+            this.batch = batch;
+            this.chunk = new ArrayList<>(batch);
         }
-        engine.tick(1L, out);
-        out.clear();
+
+        void reset() {
+            records = 0;
+            partials = 0;
+            restarts = 0;
+        }
+
+        void run(long nanos) {
+            long end = System.nanoTime() + nanos;
+            int n = raw.size();
+            while (System.nanoTime() < end) {
+                chunk.clear();
+                for (int k = 0; k < batch; k++, next = (next + 1) % n) {
+                    chunk.add(predecoded != null ? predecoded.get(next) : decoder.decode(raw.get(next)));
+                }
+                engine.consume(chunk, 1L, out);
+                if (++batches % TICK_EVERY_BATCHES == 0) {
+                    engine.tick(1L, out);
+                }
+                drain();
+                records += batch;
+            }
+        }
+
+        private void drain() {
+            partials += out.size();
+            for (FilterEngine.Partial p : out) {
+                if (engine.isSatisfied(p.id())) {
+                    engine.remove(p.id());
+                    engine.add(p.id(), queries.get(Integer.parseInt(p.id().substring(1))), 0L);
+                    restarts++;
+                }
+            }
+            out.clear();
+        }
     }
 
     static long processCpuNanos() {

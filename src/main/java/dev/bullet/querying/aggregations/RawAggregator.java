@@ -1,8 +1,10 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.record.JsonCodec;
+import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,11 +13,14 @@ import java.util.Map;
 
 /**
  * RAW / LIMIT: keeps matching (projected) records in arrival order, at most {@code capacity}.
- * The partial is the records as a JSON array.
+ * The partial is the records as a JSON array. A whole record still in its raw bytes ({@link LazyRecord}, no
+ * projection) is kept and written as those bytes: reading them back gives the same map as its full decode, so
+ * results are unchanged, and a matching record is never decoded in full nor written field by field.
  */
 public final class RawAggregator implements Aggregator {
     private final int capacity;
-    private final List<Map<String, Object>> records = new ArrayList<>();
+    /** Each a {@code Map<String, Object>} or a {@link LazyRecord}. */
+    private final List<Object> records = new ArrayList<>();
 
     public RawAggregator(int capacity) {
         this.capacity = capacity;
@@ -23,7 +28,10 @@ public final class RawAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        add(record.asMap());
+        if (records.size() >= capacity) {
+            return;
+        }
+        records.add(record instanceof LazyRecord ? record : record.asMap());
     }
 
     /** Adds one record if there is room; returns whether it was kept. */
@@ -49,14 +57,27 @@ public final class RawAggregator implements Aggregator {
 
     @Override
     public byte[] serialize() {
-        return JsonCodec.toJson(records).getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256 * records.size() + 2);
+        out.write('[');
+        for (int i = 0; i < records.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            Object r = records.get(i);
+            byte[] json = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
+                    : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
+            out.write(json, 0, json.length);
+        }
+        out.write(']');
+        return out.toByteArray();
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public List<Map<String, Object>> records() {
         List<Map<String, Object>> copy = new ArrayList<>(records.size());
-        for (Map<String, Object> r : records) {
-            copy.add(new LinkedHashMap<>(r));
+        for (Object r : records) {
+            copy.add(new LinkedHashMap<>(r instanceof LazyRecord ? ((LazyRecord) r).asMap() : (Map<String, Object>) r));
         }
         return copy;
     }

@@ -1,5 +1,8 @@
 package dev.bullet.querying.aggregations;
 
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +42,30 @@ class RawAggregatorTest {
         assertEquals(List.of(record), target.records());
         assertInstanceOf(Long.class, target.records().get(0).get("l"));
         assertInstanceOf(Double.class, target.records().get(0).get("d"));
+    }
+
+    @Test
+    void rawRecordsTravelAsTheirBytesAndReadBackAsTheirFullDecode() {
+        String[] jsons = {"{\"a\":1,\"b\":\"x\\u0041\\n\",\"a\":2e0, \"c\" : [1, {\"d\": null}], \"e\":1.50}",
+                          " {\"big\":12345678901234,\"neg\":-0,\"t\":true,\"u\":\"\u00e9\u20ac\"} ",
+                          "{}"};
+        RawAggregator source = new RawAggregator(10);
+        List<Map<String, Object>> expected = new java.util.ArrayList<>();
+        for (String json : jsons) {
+            Record lazy = new RecordDecoder().decode(json);
+            assertInstanceOf(LazyRecord.class, lazy);
+            source.consume(lazy);
+            expected.add(RecordDecoder.decodeMap(json));
+        }
+        assertEquals(expected, source.records());
+        RawAggregator target = new RawAggregator(10);
+        target.combine(source.serialize());
+        assertEquals(expected, target.records());
+        RawAggregator viaMaps = new RawAggregator(10);
+        expected.forEach(viaMaps::add);
+        RawAggregator fromMaps = new RawAggregator(10);
+        fromMaps.combine(viaMaps.serialize());
+        assertEquals(fromMaps.records(), target.records());
     }
 
     @Test

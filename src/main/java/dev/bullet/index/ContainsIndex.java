@@ -1,0 +1,219 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
+import dev.bullet.query.Values;
+import dev.bullet.record.FieldPath;
+import dev.bullet.record.Record;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * CONTAINSKEY, CONTAINSVALUE and SIZEIS indexed by what the record's value holds (SPEC §6.2, §10): queries wait under
+ * the key, the value (by its text, number and boolean readings, as equalities do in {@link QueryIndex}) or the size
+ * they look for, and a record's map (or the maps of its list) is walked once to look its keys, values or size up.
+ * Taken: such a clause with plain literals, alone or as a conjunct of a top-level AND. Candidates are still tested
+ * with their full filter by the caller. Not thread-safe.
+ *
+ * @param <Q> the per-query object the index hands out
+ */
+final class ContainsIndex<Q> implements ClauseIndex<Q> {
+    private static final class PathContains<Q> {
+        final FieldPath path;
+        final Map<String, List<Q>> byKey = new HashMap<>();
+        final Map<String, List<Q>> byText = new HashMap<>();
+        final Map<Double, List<Q>> byNumber = new HashMap<>();
+        final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
+        final Map<Double, List<Q>> bySize = new HashMap<>();
+        int size;
+
+        PathContains(FieldPath path) {
+            this.path = path;
+        }
+    }
+
+    /** Where a query waits: the maps and keys it was put under. */
+    private record Placement<Q>(PathContains<Q> path, List<Map<Object, List<Q>>> maps, List<Object> keys) {
+    }
+
+    private final List<PathContains<Q>> paths = new ArrayList<>();
+    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+
+    @Override
+    public boolean add(Q query, Clause filter) {
+        Clause.Relational clause = required(filter);
+        if (clause == null) {
+            return false;
+        }
+        PathContains<Q> path = pathContains(clause.field());
+        Placement<Q> placement = new Placement<>(path, new ArrayList<>(), new ArrayList<>());
+        for (FilterValue v : clause.values()) {
+            String text = v.value();
+            switch (clause.operation()) {
+                case CONTAINS_KEY:
+                    put(path.byKey, text, query, placement);
+                    break;
+                case SIZE_IS: {
+                    Object n = Values.asNumber(text);
+                    if (n != null) {
+                        put(path.bySize, numberKey(((Number) n).doubleValue()), query, placement);
+                    }
+                    break;
+                }
+                default: {
+                    put(path.byText, text, query, placement);
+                    Object n = Values.asNumber(text);
+                    if (n != null) {
+                        put(path.byNumber, numberKey(((Number) n).doubleValue()), query, placement);
+                    }
+                    String t = text.trim();
+                    if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+                        put(path.byBoolean, Boolean.parseBoolean(t), query, placement);
+                    }
+                    break;
+                }
+            }
+        }
+        path.size++;
+        placements.put(query, placement);
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, Placement<Q> placement) {
+        List<Q> list = map.computeIfAbsent(key, k -> new ArrayList<>(1));
+        if (!list.contains(query)) {
+            list.add(query);
+            placement.maps().add((Map<Object, List<Q>>) (Map<?, ?>) map);
+            placement.keys().add(key);
+        }
+    }
+
+    @Override
+    public boolean remove(Q query) {
+        Placement<Q> placement = placements.remove(query);
+        if (placement == null) {
+            return false;
+        }
+        for (int i = 0; i < placement.keys().size(); i++) {
+            Map<Object, List<Q>> map = placement.maps().get(i);
+            List<Q> list = map.get(placement.keys().get(i));
+            if (list != null) {
+                list.remove(query);
+                if (list.isEmpty()) {
+                    map.remove(placement.keys().get(i));
+                }
+            }
+        }
+        if (--placement.path().size == 0) {
+            paths.remove(placement.path());
+        }
+        return true;
+    }
+
+    @Override
+    public void candidates(Record record, Consumer<Q> visit) {
+        for (int p = 0, np = paths.size(); p < np; p++) {
+            PathContains<Q> path = paths.get(p);
+            Object value = record.get(path.path);
+            if (value instanceof Map) {
+                Map<?, ?> map = (Map<?, ?>) value;
+                inMap(path, map, visit);
+                for (Object inner : map.values()) { // a map of maps is searched one level down (SPEC §6.2)
+                    if (inner instanceof Map) {
+                        inMap(path, (Map<?, ?>) inner, visit);
+                    }
+                }
+                visitAll(path.bySize.get(numberKey(map.size())), visit);
+            } else if (value instanceof List) {
+                List<?> list = (List<?>) value;
+                for (Object element : list) {
+                    if (element instanceof Map) {
+                        inMap(path, (Map<?, ?>) element, visit);
+                    } else {
+                        byValue(path, element, visit);
+                    }
+                }
+                visitAll(path.bySize.get(numberKey(list.size())), visit);
+            } else if (value instanceof String) {
+                visitAll(path.bySize.get(numberKey(((String) value).length())), visit);
+            }
+        }
+    }
+
+    private static <Q> void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit) {
+        if (!path.byKey.isEmpty()) {
+            for (Object key : map.keySet()) {
+                visitAll(path.byKey.get(key), visit);
+            }
+        }
+        for (Object v : map.values()) {
+            byValue(path, v, visit);
+        }
+    }
+
+    private static <Q> void byValue(PathContains<Q> path, Object v, Consumer<Q> visit) {
+        if (v instanceof String) {
+            visitAll(path.byText.get(v), visit);
+        } else if (v instanceof Number) {
+            visitAll(path.byNumber.get(numberKey(((Number) v).doubleValue())), visit);
+        } else if (v instanceof Boolean) {
+            visitAll(path.byBoolean.get(v), visit);
+        }
+    }
+
+    private static <Q> void visitAll(List<Q> queries, Consumer<Q> visit) {
+        if (queries != null) {
+            for (int i = 0, n = queries.size(); i < n; i++) {
+                visit.accept(queries.get(i));
+            }
+        }
+    }
+
+    /** A CONTAINSKEY, CONTAINSVALUE or SIZEIS with plain literals the filter requires, if any. */
+    static Clause.Relational required(Clause filter) {
+        if (filter instanceof Clause.Relational) {
+            Clause.Relational r = (Clause.Relational) filter;
+            Operation op = r.operation();
+            if (op != Operation.CONTAINS_KEY && op != Operation.CONTAINS_VALUE && op != Operation.SIZE_IS) {
+                return null;
+            }
+            for (FilterValue v : r.values()) {
+                if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
+                    return null;
+                }
+            }
+            return r;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = required(c);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Double numberKey(double d) {
+        return d == 0.0 ? 0.0 : d;
+    }
+
+    private PathContains<Q> pathContains(FieldPath path) {
+        for (PathContains<Q> p : paths) {
+            if (p.path.equals(path)) {
+                return p;
+            }
+        }
+        PathContains<Q> p = new PathContains<>(path);
+        paths.add(p);
+        return p;
+    }
+}

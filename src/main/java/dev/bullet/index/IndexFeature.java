@@ -1,0 +1,37 @@
+package dev.bullet.index;
+
+import java.util.EnumSet;
+import java.util.Locale;
+
+/**
+ * The optimisations of the Filter stage beyond equality and range indexing (SPEC §10), each of which can be turned
+ * off — for before/after measurements in one run, and for tests proving results are identical with and without.
+ */
+public enum IndexFeature {
+    /** RLIKE queries meet only records whose value holds the literals their pattern requires. */
+    REGEX,
+    /** CONTAINSKEY, CONTAINSVALUE and SIZEIS found by looking the record's keys, values or size up. */
+    CONTAINS,
+    /** Queries with the same filter and aggregation evaluated and aggregated once, fanned out at emit. */
+    SHARED;
+
+    public static EnumSet<IndexFeature> all() {
+        return EnumSet.allOf(IndexFeature.class);
+    }
+
+    /** Parses a comma list of feature names (case-insensitive) or {@code all}. */
+    public static EnumSet<IndexFeature> parse(String list) {
+        EnumSet<IndexFeature> out = EnumSet.noneOf(IndexFeature.class);
+        for (String name : list.split(",")) {
+            String n = name.trim().toUpperCase(Locale.ROOT);
+            if (n.isEmpty()) {
+                continue;
+            }
+            if (n.equals("ALL")) {
+                return all();
+            }
+            out.add(IndexFeature.valueOf(n));
+        }
+        return out;
+    }
+}

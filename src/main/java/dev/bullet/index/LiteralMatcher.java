@@ -1,0 +1,157 @@
+package dev.bullet.index;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Aho–Corasick multi-pattern matching: finds which of a fixed set of literals occur in a text in one pass over it,
+ * whatever the number of literals. Literals are ASCII and compared case-folded ({@link #fold(char)}): the text is
+ * folded as it is read, so a folded literal is found in any casing of it. The automaton is a full DFA over the
+ * characters the literals use (every other character leads back to the start), built once; immutable and
+ * thread-safe after construction.
+ *
+ * <p>Written here rather than taken from {@code org.ahocorasick:ahocorasick}: that library allocates a result
+ * collection and an object per match and per search, which is the hot path of a Filter task.
+ */
+final class LiteralMatcher {
+    private static final int[] NO_OUTPUT = new int[0];
+    private final int[] classOf = new int[128];
+    private final int alphabet;
+    private final int[] next;
+    private final int[][] outputs;
+
+    /** @param literals folded, non-empty ASCII strings; a literal's id is its index */
+    LiteralMatcher(List<String> literals) {
+        int classes = 1;
+        for (String literal : literals) {
+            for (int i = 0; i < literal.length(); i++) {
+                char c = literal.charAt(i);
+                if (c >= 128 || fold(c) != c || literal.isEmpty()) {
+                    throw new IllegalArgumentException("not a folded ASCII literal: " + literal);
+                }
+                if (classOf[c] == 0) {
+                    classOf[c] = classes++;
+                }
+            }
+        }
+        alphabet = classes;
+        // the trie, dense rows; -1 = no child
+        List<int[]> rows = new ArrayList<>();
+        List<List<Integer>> own = new ArrayList<>();
+        rows.add(newRow());
+        own.add(new ArrayList<>());
+        for (int id = 0; id < literals.size(); id++) {
+            String literal = literals.get(id);
+            int state = 0;
+            for (int i = 0; i < literal.length(); i++) {
+                int cls = classOf[literal.charAt(i)];
+                if (rows.get(state)[cls] < 0) {
+                    rows.get(state)[cls] = rows.size();
+                    rows.add(newRow());
+                    own.add(new ArrayList<>());
+                }
+                state = rows.get(state)[cls];
+            }
+            own.get(state).add(id);
+        }
+        int states = rows.size();
+        next = new int[states * alphabet];
+        outputs = new int[states][];
+        int[] fail = new int[states];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        outputs[0] = toArray(own.get(0), NO_OUTPUT);
+        for (int cls = 0; cls < alphabet; cls++) {
+            int child = rows.get(0)[cls];
+            if (child >= 0) {
+                next[cls] = child;
+                fail[child] = 0;
+                queue.add(child);
+            } else {
+                next[cls] = 0;
+            }
+        }
+        while (!queue.isEmpty()) {
+            int u = queue.poll();
+            outputs[u] = toArray(own.get(u), outputs[fail[u]]);
+            for (int cls = 0; cls < alphabet; cls++) {
+                int child = rows.get(u)[cls];
+                if (child >= 0) {
+                    fail[child] = next[fail[u] * alphabet + cls];
+                    next[u * alphabet + cls] = child;
+                    queue.add(child);
+                } else {
+                    next[u * alphabet + cls] = next[fail[u] * alphabet + cls];
+                }
+            }
+        }
+    }
+
+    private int[] newRow() {
+        int[] row = new int[alphabet];
+        Arrays.fill(row, -1);
+        return row;
+    }
+
+    private static int[] toArray(List<Integer> own, int[] inherited) {
+        if (own.isEmpty()) {
+            return inherited;
+        }
+        int[] out = Arrays.copyOf(inherited, inherited.length + own.size());
+        for (int i = 0; i < own.size(); i++) {
+            out[inherited.length + i] = own.get(i);
+        }
+        return out;
+    }
+
+    /** Receives the id of each literal found; may be told the same id more than once. */
+    @FunctionalInterface
+    interface Found {
+        void found(int id);
+    }
+
+    /** Reports every literal occurring in the text, folded. */
+    void scan(String text, Found found) {
+        int state = 0;
+        int[] next = this.next;
+        int[] classOf = this.classOf;
+        int alphabet = this.alphabet;
+        for (int i = 0, n = text.length(); i < n; i++) {
+            int c = fold(text.charAt(i));
+            int cls = c < 128 ? classOf[c] : 0;
+            state = next[state * alphabet + cls];
+            int[] out = outputs[state];
+            for (int k = 0; k < out.length; k++) {
+                found.found(out[k]);
+            }
+        }
+    }
+
+    /**
+     * Case folding as RE2's {@code (?i)} sees ASCII letters: ASCII upper case to lower case, and the two non-ASCII
+     * characters that fold onto ASCII letters (KELVIN SIGN to k, LATIN SMALL LETTER LONG S to s). Every other
+     * character is itself: literals are ASCII, so no other character can be part of a literal's occurrence.
+     */
+    static int fold(char c) {
+        if (c < 128) {
+            return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+        }
+        if (c == '\u212A') {
+            return 'k';
+        }
+        if (c == '\u017F') {
+            return 's';
+        }
+        return c;
+    }
+
+    /** The folded form of an ASCII string. */
+    static String fold(String ascii) {
+        StringBuilder out = new StringBuilder(ascii.length());
+        for (int i = 0; i < ascii.length(); i++) {
+            out.append((char) fold(ascii.charAt(i)));
+        }
+        return out.toString();
+    }
+}

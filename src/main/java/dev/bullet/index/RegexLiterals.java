@@ -1,0 +1,544 @@
+package dev.bullet.index;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a regular expression match requires of a value, in the manner of RE2's prefilter: an AND/OR formula over
+ * substrings that every matching value contains, and — since RLIKE matches the whole value (SPEC §6.2) — the
+ * characters a matching value can start and end with, and whether it can be empty. Literals and characters are
+ * case-folded ({@link LiteralMatcher#fold(char)}) whatever the pattern's flags, so the answer holds for {@code (?i)}
+ * parts as well as for case-sensitive ones (it is then only a little weaker). Conservative: anything this reader is
+ * not sure of — non-ASCII characters, escapes other than punctuation and the common classes, POSIX classes,
+ * {@code \Q..\E}, a repeat after a flag group — gives "no requirement, any characters", and the pattern is then
+ * evaluated on every value. Works on patterns RE2/J has accepted.
+ */
+final class RegexLiterals {
+    /** Largest set of exact strings carried through a concatenation or an alternation before it becomes an OR. */
+    private static final int MAX_EXACT = 16;
+    /** Largest character class expanded into its characters as exact strings. */
+    private static final int MAX_CLASS = 8;
+
+    /** A formula over literal strings: a literal, an AND or an OR. */
+    sealed interface Requirement {
+    }
+
+    record Literal(String text) implements Requirement {
+    }
+
+    record And(List<Requirement> parts) implements Requirement {
+    }
+
+    record Or(List<Requirement> parts) implements Requirement {
+    }
+
+    /**
+     * Everything known about the values a pattern matches in whole.
+     *
+     * @param requirement the literals they contain, or {@code null} for none known
+     * @param first the folded characters they can start with
+     * @param last the folded characters they can end with
+     * @param nullable whether the empty value can match
+     */
+    record Shape(Requirement requirement, CharMask first, CharMask last, boolean nullable) {
+        static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true);
+
+        /** Whether a value may match: false only when it cannot. */
+        boolean admits(String value) {
+            if (value.isEmpty()) {
+                return nullable;
+            }
+            return first.contains(LiteralMatcher.fold(value.charAt(0)))
+                   && last.contains(LiteralMatcher.fold(value.charAt(value.length() - 1)));
+        }
+
+        /** A shape admitting what either admits (a clause with several patterns). */
+        Shape or(Shape o) {
+            Requirement r = requirement == null || o.requirement == null ? null : new Or(List.of(requirement, o.requirement));
+            return new Shape(r, first.union(o.first), last.union(o.last), nullable || o.nullable);
+        }
+    }
+
+    /** Thrown inside the reader for a construct it does not handle; the caller answers "unknown". */
+    private static final class Unsure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unsure() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** What one node can match: a small set of exact strings or else a requirement (null = none), and its shape. */
+    private static final class Info {
+        final Set<String> exact;
+        final Requirement match;
+        final boolean nullable;
+        final CharMask first;
+        final CharMask last;
+
+        Info(Set<String> exact, Requirement match, boolean nullable, CharMask first, CharMask last) {
+            this.exact = exact;
+            this.match = match;
+            this.nullable = nullable;
+            this.first = first;
+            this.last = last;
+        }
+
+        /** One character of a set, nothing known of which exactly. */
+        static Info oneOf(CharMask chars) {
+            return new Info(null, null, false, chars, chars);
+        }
+
+        /** Matches only the empty string (anchors, flag groups). */
+        static Info empty() {
+            return new Info(strings(""), null, true, CharMask.NONE, CharMask.NONE);
+        }
+
+        Requirement requirement() {
+            return exact == null ? match : anyOf(exact);
+        }
+
+        /** The same shape with the strings forgotten and this requirement instead. */
+        Info withMatch(Requirement r, boolean canBeEmpty) {
+            return new Info(null, r, canBeEmpty, first, last);
+        }
+    }
+
+    private static Set<String> strings(String s) {
+        Set<String> out = new LinkedHashSet<>();
+        out.add(s);
+        return out;
+    }
+
+    /** OR of the exact strings; none when one is empty. */
+    private static Requirement anyOf(Set<String> exact) {
+        List<Requirement> parts = new ArrayList<>();
+        for (String s : exact) {
+            if (s.isEmpty()) {
+                return null;
+            }
+            parts.add(new Literal(s));
+        }
+        return parts.size() == 1 ? parts.get(0) : new Or(parts);
+    }
+
+    private final String pattern;
+    private int pos;
+
+    private RegexLiterals(String pattern) {
+        this.pattern = pattern;
+    }
+
+    /** The requirement of a pattern, or {@code null} when a match requires no literal (or the reader is unsure). */
+    static Requirement of(String pattern) {
+        return shape(pattern).requirement();
+    }
+
+    /** Everything known about the values the pattern matches in whole; {@link Shape#UNKNOWN} when unsure. */
+    static Shape shape(String pattern) {
+        try {
+            RegexLiterals reader = new RegexLiterals(pattern);
+            Info info = reader.alternation();
+            if (reader.pos != pattern.length()) {
+                return Shape.UNKNOWN;
+            }
+            return new Shape(info.requirement(), info.first, info.last, info.nullable);
+        } catch (Unsure | IndexOutOfBoundsException | NumberFormatException e) {
+            return Shape.UNKNOWN;
+        }
+    }
+
+    private Info alternation() {
+        Info result = concatenation();
+        while (pos < pattern.length() && pattern.charAt(pos) == '|') {
+            pos++;
+            result = or(result, concatenation());
+        }
+        return result;
+    }
+
+    /**
+     * A concatenation: runs of exact parts are multiplied out (while small) so that {@code .*error.*} requires
+     * "error", not "e", "r", ...; everything else is ANDed.
+     */
+    private Info concatenation() {
+        Requirement required = null;
+        Set<String> run = strings("");
+        boolean exact = true;
+        boolean nullable = true;
+        CharMask first = CharMask.NONE;
+        CharMask last = CharMask.NONE;
+        while (pos < pattern.length() && pattern.charAt(pos) != '|' && pattern.charAt(pos) != ')') {
+            Info part = repetition();
+            if (nullable) {
+                first = first.union(part.first);
+            }
+            last = part.nullable ? last.union(part.last) : part.last;
+            nullable = nullable && part.nullable;
+            if (part.exact != null && run != null && run.size() * part.exact.size() <= MAX_EXACT) {
+                Set<String> product = new LinkedHashSet<>();
+                for (String x : run) {
+                    for (String y : part.exact) {
+                        product.add(x + y);
+                    }
+                }
+                run = product;
+                continue;
+            }
+            if (run != null) {
+                required = all(required, anyOf(run));
+            }
+            if (part.exact != null) {
+                run = new LinkedHashSet<>(part.exact);
+            } else {
+                required = all(required, part.match);
+                run = null;
+            }
+            exact = false;
+        }
+        if (exact) {
+            return new Info(run, null, nullable, first, last);
+        }
+        return new Info(null, run == null ? required : all(required, anyOf(run)), nullable, first, last);
+    }
+
+    private Info repetition() {
+        boolean flags = isFlagGroup();
+        Info atom = atom();
+        while (pos < pattern.length()) {
+            char c = pattern.charAt(pos);
+            if (flags && (c == '*' || c == '+' || c == '?' || c == '{')) {
+                throw new Unsure(); // a repeat after a flag group: RE2 reads it its own way
+            }
+            if (c == '*') {
+                pos++;
+                atom = atom.withMatch(null, true);
+            } else if (c == '?') {
+                pos++;
+                atom = optional(atom);
+            } else if (c == '+') {
+                pos++;
+                atom = atom.withMatch(atom.requirement(), atom.nullable);
+            } else if (c == '{' && repeatEnd() > 0) {
+                int end = repeatEnd();
+                String body = pattern.substring(pos + 1, end);
+                pos = end + 1;
+                int min = Integer.parseInt(body.contains(",") ? body.substring(0, body.indexOf(',')) : body);
+                atom = min == 0 ? atom.withMatch(null, true) : atom.withMatch(atom.requirement(), atom.nullable);
+            } else {
+                break;
+            }
+            if (pos < pattern.length() && pattern.charAt(pos) == '?') {
+                pos++; // non-greedy: same strings
+            }
+        }
+        return atom;
+    }
+
+    /** Whether a flag group such as (?i) or (?-s) starts at pos. */
+    private boolean isFlagGroup() {
+        if (!pattern.startsWith("(?", pos)) {
+            return false;
+        }
+        int i = pos + 2;
+        while (i < pattern.length() && "imsU-".indexOf(pattern.charAt(i)) >= 0) {
+            i++;
+        }
+        return i < pattern.length() && pattern.charAt(i) == ')';
+    }
+
+    /** The index of the '}' closing a repeat {n}, {n,} or {n,m} at pos, or -1 when '{' is a plain character. */
+    private int repeatEnd() {
+        int i = pos + 1;
+        int digits = 0;
+        while (i < pattern.length() && pattern.charAt(i) >= '0' && pattern.charAt(i) <= '9') {
+            i++;
+            digits++;
+        }
+        if (digits == 0 || i >= pattern.length()) {
+            return -1;
+        }
+        if (pattern.charAt(i) == ',') {
+            i++;
+            while (i < pattern.length() && pattern.charAt(i) >= '0' && pattern.charAt(i) <= '9') {
+                i++;
+            }
+        }
+        return i < pattern.length() && pattern.charAt(i) == '}' ? i : -1;
+    }
+
+    private Info atom() {
+        char c = pattern.charAt(pos);
+        switch (c) {
+            case '(':
+                return group();
+            case '[':
+                return characterClass();
+            case '.':
+                pos++;
+                return Info.oneOf(CharMask.ANY);
+            case '^':
+            case '$':
+                pos++;
+                return Info.empty();
+            case '\\':
+                return escape();
+            case '*':
+            case '+':
+            case '?':
+                throw new Unsure();
+            default:
+                pos++;
+                return literal(c);
+        }
+    }
+
+    /** One character; a non-ASCII one is "any character" (under (?i) some fold onto ASCII letters). */
+    private static Info literal(char c) {
+        if (c >= 128) {
+            return Info.oneOf(CharMask.ANY);
+        }
+        int folded = LiteralMatcher.fold(c);
+        CharMask mask = CharMask.of(folded);
+        return new Info(strings(String.valueOf((char) folded)), null, false, mask, mask);
+    }
+
+    private Info group() {
+        pos++;
+        if (pattern.startsWith("?", pos)) {
+            pos++;
+            if (pattern.startsWith("P<", pos) || pattern.startsWith("<", pos)) {
+                int end = pattern.indexOf('>', pos);
+                if (end < 0) {
+                    throw new Unsure();
+                }
+                pos = end + 1;
+            } else {
+                while (pos < pattern.length() && "imsU-".indexOf(pattern.charAt(pos)) >= 0) {
+                    pos++;
+                }
+                if (pattern.charAt(pos) == ')') {
+                    pos++;
+                    return Info.empty(); // flags only: no text
+                }
+                if (pattern.charAt(pos) != ':') {
+                    throw new Unsure();
+                }
+                pos++;
+            }
+        }
+        Info inner = alternation();
+        if (pos >= pattern.length() || pattern.charAt(pos) != ')') {
+            throw new Unsure();
+        }
+        pos++;
+        return inner;
+    }
+
+    private Info escape() {
+        char c = pattern.charAt(pos + 1);
+        pos += 2;
+        if (c < 128 && !Character.isLetterOrDigit(c)) {
+            return literal(c); // escaped punctuation
+        }
+        switch (c) {
+            case 'd':
+                return Info.oneOf(CharMask.DIGITS);
+            case 'w':
+                return Info.oneOf(CharMask.WORD);
+            case 's':
+                return Info.oneOf(CharMask.SPACE);
+            case 'D':
+            case 'W':
+            case 'S':
+                return Info.oneOf(CharMask.ANY);
+            case 'b':
+            case 'B':
+            case 'A':
+            case 'z':
+                return Info.empty();
+            case 'n':
+                return literal('\n');
+            case 't':
+                return literal('\t');
+            case 'r':
+                return literal('\r');
+            case 'f':
+                return literal('\f');
+            default:
+                throw new Unsure();
+        }
+    }
+
+    private Info characterClass() {
+        pos++;
+        boolean negated = false;
+        if (pattern.charAt(pos) == '^') {
+            negated = true;
+            pos++;
+        }
+        Set<Character> chars = new LinkedHashSet<>();
+        CharMask mask = CharMask.NONE;
+        boolean listable = true;
+        boolean first = true;
+        while (first || pattern.charAt(pos) != ']') {
+            first = false;
+            if (pattern.startsWith("[:", pos)) {
+                int end = pattern.indexOf(":]", pos + 2);
+                if (end < 0) {
+                    throw new Unsure();
+                }
+                pos = end + 2;
+                mask = CharMask.ANY;
+                listable = false;
+                continue;
+            }
+            CharMask escaped = classEscape();
+            if (escaped != null) {
+                mask = mask.union(escaped);
+                listable = false;
+                continue;
+            }
+            char lo = classChar();
+            char hi = lo;
+            if (pattern.charAt(pos) == '-' && pattern.charAt(pos + 1) != ']') {
+                pos++;
+                if (classEscape() != null) {
+                    throw new Unsure();
+                }
+                hi = classChar();
+            }
+            if (hi >= 128) {
+                mask = CharMask.ANY; // non-ASCII, some of which fold onto ASCII letters
+                listable = false;
+                continue;
+            }
+            mask = mask.union(CharMask.range(lo, hi));
+            if (hi - lo >= MAX_CLASS) {
+                listable = false;
+                continue;
+            }
+            for (char x = lo; x <= hi; x++) {
+                chars.add((char) LiteralMatcher.fold(x));
+            }
+        }
+        pos++;
+        if (negated) {
+            return Info.oneOf(CharMask.ANY);
+        }
+        if (!listable || chars.size() > MAX_CLASS) {
+            return Info.oneOf(mask);
+        }
+        Set<String> s = new LinkedHashSet<>();
+        for (char x : chars) {
+            s.add(String.valueOf(x));
+        }
+        // a folded ASCII letter stands for both cases: the folded value meets it either way
+        return new Info(s, null, false, mask, mask);
+    }
+
+    /** The set of a class escape (\d, \w, \s and their negations) at pos, consumed; null when there is none. */
+    private CharMask classEscape() {
+        if (pattern.charAt(pos) != '\\') {
+            return null;
+        }
+        switch (pattern.charAt(pos + 1)) {
+            case 'd':
+                pos += 2;
+                return CharMask.DIGITS;
+            case 'w':
+                pos += 2;
+                return CharMask.WORD;
+            case 's':
+                pos += 2;
+                return CharMask.SPACE;
+            case 'D':
+            case 'W':
+            case 'S':
+                pos += 2;
+                return CharMask.ANY;
+            default:
+                return null;
+        }
+    }
+
+    /** One character of a class. */
+    private char classChar() {
+        char c = pattern.charAt(pos);
+        if (c != '\\') {
+            pos++;
+            return c;
+        }
+        char e = pattern.charAt(pos + 1);
+        pos += 2;
+        if (e < 128 && !Character.isLetterOrDigit(e)) {
+            return e;
+        }
+        switch (e) {
+            case 'n':
+                return '\n';
+            case 't':
+                return '\t';
+            case 'r':
+                return '\r';
+            case 'f':
+                return '\f';
+            default:
+                throw new Unsure();
+        }
+    }
+
+    private static Info optional(Info atom) {
+        if (atom.exact != null && atom.exact.size() < MAX_EXACT) {
+            Set<String> s = new LinkedHashSet<>(atom.exact);
+            s.add("");
+            return new Info(s, null, true, atom.first, atom.last);
+        }
+        return atom.withMatch(null, true);
+    }
+
+    private static Info or(Info a, Info b) {
+        boolean nullable = a.nullable || b.nullable;
+        CharMask first = a.first.union(b.first);
+        CharMask last = a.last.union(b.last);
+        if (a.exact != null && b.exact != null && a.exact.size() + b.exact.size() <= MAX_EXACT) {
+            Set<String> s = new LinkedHashSet<>(a.exact);
+            s.addAll(b.exact);
+            return new Info(s, null, nullable, first, last);
+        }
+        Requirement x = a.requirement();
+        Requirement y = b.requirement();
+        if (x == null || y == null) {
+            return new Info(null, null, nullable, first, last);
+        }
+        List<Requirement> parts = new ArrayList<>();
+        for (Requirement r : List.of(x, y)) {
+            if (r instanceof Or) {
+                parts.addAll(((Or) r).parts());
+            } else {
+                parts.add(r);
+            }
+        }
+        return new Info(null, new Or(parts), nullable, first, last);
+    }
+
+    private static Requirement all(Requirement x, Requirement y) {
+        if (x == null) {
+            return y;
+        }
+        if (y == null) {
+            return x;
+        }
+        List<Requirement> parts = new ArrayList<>();
+        for (Requirement r : List.of(x, y)) {
+            if (r instanceof And) {
+                parts.addAll(((And) r).parts());
+            } else {
+                parts.add(r);
+            }
+        }
+        return new And(parts);
+    }
+}

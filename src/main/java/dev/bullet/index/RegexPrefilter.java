@@ -1,0 +1,403 @@
+package dev.bullet.index;
+
+import dev.bullet.index.RegexLiterals.And;
+import dev.bullet.index.RegexLiterals.Literal;
+import dev.bullet.index.RegexLiterals.Or;
+import dev.bullet.index.RegexLiterals.Requirement;
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
+import dev.bullet.record.FieldPath;
+import dev.bullet.record.Record;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The regex prefilter of a Filter task (SPEC §10): queries whose filter requires {@code field RLIKE pattern} (the
+ * filter itself or a conjunct of a top-level AND) meet a record only when the record's value holds the literals
+ * their pattern requires ({@link RegexLiterals}). The required literals of all queries on a field are found in one
+ * pass over the value ({@link LiteralMatcher}); the queries whose formula holds are candidates and run their regex.
+ * As RLIKE matches the whole value, a candidate must also start and end with a character its pattern can start and
+ * end with; patterns that require no literal are found by the value's first character alone, and counted
+ * ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
+ * RLIKE matches such a value. Candidates are still tested with their full filter by the caller.
+ *
+ * <p>Literals stay in the automaton after their queries leave, so a query that ends and is submitted again does not
+ * rebuild it; the automaton is rebuilt only when a new literal arrives or when most of its literals are unused.
+ * Not thread-safe.
+ *
+ * @param <Q> the per-query object the index hands out
+ */
+final class RegexPrefilter<Q> implements ClauseIndex<Q> {
+    /** One query's formula over its path's literal ids. */
+    private static final class Entry<Q> {
+        final Q query;
+        final Node formula;
+        final RegexLiterals.Shape shape;
+        long stamp = -1;
+
+        Entry(Q query, Node formula, RegexLiterals.Shape shape) {
+            this.query = query;
+            this.formula = formula;
+            this.shape = shape;
+        }
+    }
+
+    /** A formula compiled to literal ids: a leaf ({@code id >= 0}) or an AND/OR of children. */
+    private static final class Node {
+        final int id;
+        final boolean and;
+        final Node[] children;
+
+        Node(int id) {
+            this.id = id;
+            this.and = false;
+            this.children = null;
+        }
+
+        Node(boolean and, Node[] children) {
+            this.id = -1;
+            this.and = and;
+            this.children = children;
+        }
+
+        boolean holds(boolean[] found) {
+            if (id >= 0) {
+                return found[id];
+            }
+            for (Node child : children) {
+                if (child.holds(found) != and) {
+                    return !and;
+                }
+            }
+            return and;
+        }
+
+        void literals(List<Integer> out) {
+            if (id >= 0) {
+                out.add(id);
+            } else {
+                for (Node child : children) {
+                    child.literals(out);
+                }
+            }
+        }
+    }
+
+    /** The RLIKE queries of one path. */
+    private static final class PathFilter<Q> {
+        final FieldPath path;
+        final Map<String, Integer> literalIds = new HashMap<>();
+        final List<String> literals = new ArrayList<>();
+        /** Entries that mention each literal id (an entry is listed under each of its literals once). */
+        final List<List<Entry<Q>>> byLiteral = new ArrayList<>();
+        /** Entries without a required literal: by the value's first (folded) character, index 128 = non-ASCII. */
+        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no List<Entry<Q>>[] constructor
+        final List<Entry<Q>>[] byFirst = new List[129];
+        /** Entries without a required literal that may start with any character. */
+        final List<Entry<Q>> anyFirst = new ArrayList<>();
+        final List<Entry<Q>> unfiltered = new ArrayList<>();
+        int entries;
+        LiteralMatcher matcher;
+        boolean[] found = new boolean[0];
+        int[] foundList = new int[0];
+        int foundCount;
+
+        PathFilter(FieldPath path) {
+            this.path = path;
+        }
+
+        int literalId(String text) {
+            Integer id = literalIds.get(text);
+            if (id == null) {
+                id = literals.size();
+                literalIds.put(text, id);
+                literals.add(text);
+                byLiteral.add(new ArrayList<>(1));
+                matcher = null;
+            }
+            return id;
+        }
+
+        boolean isEmpty() {
+            return entries == 0 && unfiltered.isEmpty();
+        }
+    }
+
+    /** Where a query was put; {@code filtered}: under its literals, else under its first characters. */
+    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, boolean filtered) {
+    }
+
+    private final List<PathFilter<Q>> paths = new ArrayList<>();
+    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+    private long stamp;
+    private PathFilter<Q> scanning;
+    private final LiteralMatcher.Found sink = this::found;
+
+    @Override
+    public boolean add(Q query, Clause filter) {
+        Clause.Relational rlike = required(filter);
+        if (rlike == null) {
+            return false;
+        }
+        PathFilter<Q> path = pathFilter(rlike.field());
+        RegexLiterals.Shape shape = null;
+        for (FilterValue v : rlike.values()) {
+            RegexLiterals.Shape one = RegexLiterals.shape(v.value());
+            shape = shape == null ? one : shape.or(one);
+        }
+        if (shape.requirement() == null) {
+            Entry<Q> entry = new Entry<>(query, null, shape);
+            placeUnfiltered(path, entry);
+            placements.put(query, new Placement<>(path, entry, false));
+            return true;
+        }
+        Node formula = compile(path, shape.requirement());
+        Entry<Q> entry = new Entry<>(query, formula, shape);
+        List<Integer> ids = new ArrayList<>();
+        formula.literals(ids);
+        for (int id : ids.stream().distinct().toList()) {
+            path.byLiteral.get(id).add(entry);
+        }
+        path.entries++;
+        placements.put(query, new Placement<>(path, entry, true));
+        return true;
+    }
+
+    private static <Q> void placeUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+        path.unfiltered.add(entry);
+        CharMask first = entry.shape.first();
+        if (first.isAny()) {
+            path.anyFirst.add(entry);
+            return;
+        }
+        for (int c = 0; c <= 128; c++) {
+            if (first.contains(c)) {
+                if (path.byFirst[c] == null) {
+                    path.byFirst[c] = new ArrayList<>(2);
+                }
+                path.byFirst[c].add(entry);
+            }
+        }
+    }
+
+    private static <Q> void unplaceUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+        path.unfiltered.remove(entry);
+        path.anyFirst.remove(entry);
+        for (int c = 0; c <= 128; c++) {
+            if (path.byFirst[c] != null) {
+                path.byFirst[c].remove(entry);
+            }
+        }
+    }
+
+    private Node compile(PathFilter<Q> path, Requirement r) {
+        if (r instanceof Literal) {
+            return new Node(path.literalId(((Literal) r).text()));
+        }
+        List<Requirement> parts = r instanceof And ? ((And) r).parts() : ((Or) r).parts();
+        Node[] children = new Node[parts.size()];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = compile(path, parts.get(i));
+        }
+        return new Node(r instanceof And, children);
+    }
+
+    @Override
+    public boolean remove(Q query) {
+        Placement<Q> placement = placements.remove(query);
+        if (placement == null) {
+            return false;
+        }
+        PathFilter<Q> path = placement.path();
+        if (!placement.filtered()) {
+            unplaceUnfiltered(path, placement.entry());
+        } else {
+            List<Integer> ids = new ArrayList<>();
+            placement.entry().formula.literals(ids);
+            for (int id : ids) {
+                path.byLiteral.get(id).remove(placement.entry());
+            }
+            path.entries--;
+        }
+        if (path.isEmpty()) {
+            paths.remove(path);
+        } else if (path.literals.size() > 64 && unusedLiterals(path) * 2 > path.literals.size()) {
+            compact(path);
+        }
+        return true;
+    }
+
+    private static <Q> int unusedLiterals(PathFilter<Q> path) {
+        int unused = 0;
+        for (List<Entry<Q>> list : path.byLiteral) {
+            if (list.isEmpty()) {
+                unused++;
+            }
+        }
+        return unused;
+    }
+
+    /** Renumbers the literals still in use: a path whose queries changed a lot gets a smaller automaton. */
+    private void compact(PathFilter<Q> old) {
+        PathFilter<Q> fresh = new PathFilter<>(old.path);
+        paths.set(paths.indexOf(old), fresh);
+        for (Map.Entry<Q, Placement<Q>> e : placements.entrySet()) {
+            Placement<Q> p = e.getValue();
+            if (p.path() != old) {
+                continue;
+            }
+            if (!p.filtered()) {
+                placeUnfiltered(fresh, p.entry());
+                e.setValue(new Placement<>(fresh, p.entry(), false));
+                continue;
+            }
+            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape);
+            List<Integer> ids = new ArrayList<>();
+            entry.formula.literals(ids);
+            for (int id : ids.stream().distinct().toList()) {
+                fresh.byLiteral.get(id).add(entry);
+            }
+            fresh.entries++;
+            e.setValue(new Placement<>(fresh, entry, true));
+        }
+    }
+
+    private static <Q> Node remap(PathFilter<Q> old, PathFilter<Q> fresh, Node node) {
+        if (node.id >= 0) {
+            return new Node(fresh.literalId(old.literals.get(node.id)));
+        }
+        Node[] children = new Node[node.children.length];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = remap(old, fresh, node.children[i]);
+        }
+        return new Node(node.and, children);
+    }
+
+    /** Number of RLIKE queries whose pattern requires no literal: they meet every record with a value there. */
+    int unfiltered() {
+        int n = 0;
+        for (PathFilter<Q> path : paths) {
+            n += path.unfiltered.size();
+        }
+        return n;
+    }
+
+    @Override
+    public void candidates(Record record, Consumer<Q> visit) {
+        for (int p = 0, np = paths.size(); p < np; p++) {
+            PathFilter<Q> path = paths.get(p);
+            Object value = record.get(path.path);
+            if (value == null || value instanceof Map || value instanceof List) {
+                continue;
+            }
+            String text = value instanceof String ? (String) value : String.valueOf(value);
+            if (path.entries > 0) {
+                visitMatching(path, text, visit);
+            }
+            if (path.unfiltered.isEmpty()) {
+                continue;
+            }
+            if (text.isEmpty()) {
+                for (Entry<Q> entry : path.unfiltered) {
+                    if (entry.shape.nullable()) {
+                        visit.accept(entry.query);
+                    }
+                }
+                continue;
+            }
+            int first = LiteralMatcher.fold(text.charAt(0));
+            List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
+            if (byFirst != null) {
+                visitAdmitted(byFirst, text, visit);
+            }
+            visitAdmitted(path.anyFirst, text, visit);
+        }
+    }
+
+    private static <Q> void visitAdmitted(List<Entry<Q>> entries, String text, Consumer<Q> visit) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            Entry<Q> entry = entries.get(i);
+            if (entry.shape.admits(text)) {
+                visit.accept(entry.query);
+            }
+        }
+    }
+
+    private void visitMatching(PathFilter<Q> path, String text, Consumer<Q> visit) {
+        if (path.matcher == null) {
+            path.matcher = new LiteralMatcher(path.literals);
+            path.found = new boolean[path.literals.size()];
+            path.foundList = new int[path.literals.size()];
+        }
+        scanning = path;
+        path.foundCount = 0;
+        path.matcher.scan(text, sink);
+        long current = ++stamp;
+        boolean[] found = path.found;
+        for (int f = 0; f < path.foundCount; f++) {
+            List<Entry<Q>> entries = path.byLiteral.get(path.foundList[f]);
+            for (int i = 0, n = entries.size(); i < n; i++) {
+                Entry<Q> entry = entries.get(i);
+                if (entry.stamp != current) {
+                    entry.stamp = current;
+                    if (entry.formula.holds(found) && entry.shape.admits(text)) {
+                        visit.accept(entry.query);
+                    }
+                }
+            }
+        }
+        for (int f = 0; f < path.foundCount; f++) {
+            found[path.foundList[f]] = false;
+        }
+    }
+
+    private void found(int id) {
+        PathFilter<Q> path = scanning;
+        if (!path.found[id]) {
+            path.found[id] = true;
+            path.foundList[path.foundCount++] = id;
+        }
+    }
+
+    /** An RLIKE with literal patterns that the filter requires: itself or a conjunct of a top-level AND. */
+    static Clause.Relational required(Clause filter) {
+        if (filter instanceof Clause.Relational) {
+            Clause.Relational r = (Clause.Relational) filter;
+            if (r.operation() != Operation.REGEX_LIKE || r.values().isEmpty()) {
+                return null;
+            }
+            for (FilterValue v : r.values()) {
+                if (v.kind() != FilterValue.Kind.VALUE || v.value() == null) {
+                    return null;
+                }
+            }
+            return r;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = required(c);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    private PathFilter<Q> pathFilter(FieldPath path) {
+        for (PathFilter<Q> p : paths) {
+            if (p.path.equals(path)) {
+                return p;
+            }
+        }
+        PathFilter<Q> p = new PathFilter<>(path);
+        paths.add(p);
+        return p;
+    }
+}

@@ -1,0 +1,250 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.FilterEngine;
+import dev.bullet.querying.Predicates;
+import dev.bullet.querying.RecordPredicate;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Identical results with and without each optimisation of {@link IndexFeature}: over random filters mixing
+ * equality, ranges, RLIKE, {@code !=}, NOT, CONTAINSKEY, CONTAINSVALUE and SIZEIS (alone, in ANDs, ORs and NOTs) and
+ * random records, every query that matches a record is among its candidates, and two engines — every optimisation
+ * on, and none — hand out the same partials, byte for byte.
+ */
+class SecondaryIndexPropertyTest {
+    private static final String[] FIELDS = {"s", "n", "m", "m.k", "l", "l.0.a", "missing"};
+    private static final String[] LITERALS = {"1", "2", "x", "X", "k", "a", "abc", "error", "ERROR", "true", "0", "3",
+                                              "v", ""};
+    private static final String[] SIZES = {"0", "1", "2", "3", "5"};
+    private static final String[] PATTERNS = {".*error.*", "(?i).*ERROR.*", "ab.*", "abc", "(x|abc)", "[ax]bc", ".*",
+                                              "[0-9]+", "1", "(?i)X", "e.*r", ".*(err|ab)[a-z]*", "a\\.b.*", "^t.*e$",
+                                              "K", "(?i)k.*", "\\d"};
+    private static final String[] VALUES = {"1", "2", "0", "-0.0", "\"x\"", "\"X\"", "\"abc\"", "\"error\"",
+                                            "\"an ERROR here\"", "\"a.bc\"", "\"\\u212A\"", "\"k\"", "true", "false",
+                                            "null", "\"\"", "[1,\"x\"]", "{\"k\":\"v\",\"a\":1}", "[{\"a\":\"x\"},{\"k\":2}]",
+                                            "\"line\\nerror\"", "3", "2.5"};
+
+    private static String values(Random r, String[] pool) {
+        StringBuilder v = new StringBuilder("\"" + pool[r.nextInt(pool.length)].replace("\\", "\\\\") + "\"");
+        for (int i = r.nextInt(3); i > 0; i--) {
+            v.append(",\"").append(pool[r.nextInt(pool.length)].replace("\\", "\\\\")).append('"');
+        }
+        return v.toString();
+    }
+
+    static String clause(Random r, int depth) {
+        String field = FIELDS[r.nextInt(FIELDS.length)];
+        String[] ops = {"==", "!=", ">", "<=", "RLIKE", "RLIKE", "SIZEIS", "CONTAINSKEY", "CONTAINSVALUE"};
+        int kind = r.nextInt(depth > 1 ? 9 : 12);
+        if (kind < 9) {
+            String op = ops[kind];
+            String vals = op.equals("RLIKE") ? values(r, PATTERNS)
+                    : op.equals("SIZEIS") ? values(r, SIZES)
+                    : op.equals("!=") && r.nextInt(5) == 0 ? "null" : values(r, LITERALS);
+            return "{\"field\":\"" + field + "\",\"operation\":\"" + op + "\",\"values\":[" + vals + "]}";
+        }
+        String logical = kind == 9 ? "AND" : kind == 10 ? "OR" : "NOT";
+        String inner = clause(r, depth + 1) + (logical.equals("NOT") ? "" : "," + clause(r, depth + 1));
+        return "{\"operation\":\"" + logical + "\",\"clauses\":[" + inner + "]}";
+    }
+
+    private static String record(Random r) {
+        return "{\"s\":" + VALUES[r.nextInt(VALUES.length)] + ",\"n\":" + VALUES[r.nextInt(VALUES.length)]
+               + ",\"m\":" + (r.nextBoolean() ? "{\"k\":" + VALUES[r.nextInt(VALUES.length)] + ",\"j\":\"v\"}"
+                                              : VALUES[r.nextInt(VALUES.length)])
+               + ",\"l\":" + (r.nextBoolean() ? "[{\"a\":" + VALUES[r.nextInt(VALUES.length)] + "},{\"k\":\"x\"}]"
+                                              : VALUES[r.nextInt(VALUES.length)]) + "}";
+    }
+
+    private static String query(Random r) {
+        String filters = "\"filters\":[" + clause(r, 0) + (r.nextInt(4) == 0 ? "," + clause(r, 0) : "") + "]";
+        switch (r.nextInt(4)) {
+            case 0:
+                return "{" + filters + ",\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"s\":\"s\"},\"attributes\":"
+                       + "{\"operations\":[{\"type\":\"COUNT\"}]}}}";
+            case 1:
+                return "{" + filters + ",\"aggregation\":{\"type\":\"COUNT DISTINCT\",\"fields\":{\"n\":\"n\"}}}";
+            default:
+                return "{" + filters + ",\"aggregation\":{\"type\":\"RAW\",\"size\":" + (1 + r.nextInt(30)) + "}}";
+        }
+    }
+
+    @Test
+    void everyMatchingQueryIsACandidate() {
+        Random r = new Random(2026);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        RecordDecoder decoder = new RecordDecoder();
+        for (int round = 0; round < 200; round++) {
+            QueryIndex<Integer> index = new QueryIndex<>();
+            List<RecordPredicate> predicates = new ArrayList<>();
+            for (int q = 0; q < 60; q++) {
+                String json = query(r);
+                QueryParser.Result parsed = parser.parse(json);
+                assertTrue(parsed.isValid(), json + " " + parsed.errors());
+                predicates.add(Predicates.compile(parsed.query().filter()));
+                index.add(q, parsed.query().filter());
+            }
+            for (int q = 0; q < 60; q += 5) {
+                assertTrue(index.remove(q));
+                predicates.set(q, record -> false);
+            }
+            for (int k = 0; k < 100; k++) {
+                String json = record(r);
+                Record rec = decoder.decode(json);
+                Set<Integer> candidates = new HashSet<>();
+                index.candidates(rec, candidates::add);
+                for (int q = 0; q < predicates.size(); q++) {
+                    if (predicates.get(q).test(rec)) {
+                        assertTrue(candidates.contains(q), "query " + q + " matches " + json + " but was not a candidate");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void resultsAreIdenticalWithAndWithoutEachOptimisation() {
+        Random r = new Random(99);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        List<EnumSet<IndexFeature>> variants = new ArrayList<>();
+        variants.add(EnumSet.noneOf(IndexFeature.class));
+        for (IndexFeature f : IndexFeature.values()) {
+            EnumSet<IndexFeature> without = IndexFeature.all();
+            without.remove(f);
+            variants.add(without);
+        }
+        int partials = 0;
+        for (int round = 0; round < 40; round++) {
+            List<Query> queries = new ArrayList<>();
+            for (int q = 0; q < 80; q++) {
+                // duplicates, so that shared evaluation has work to share
+                String json = q > 0 && r.nextInt(4) == 0 ? queries.get(r.nextInt(q)).original().toString() : query(r);
+                QueryParser.Result parsed = parser.parse(json);
+                assertTrue(parsed.isValid(), json + " " + parsed.errors());
+                queries.add(parsed.query());
+            }
+            List<String> records = new ArrayList<>();
+            for (int k = 0; k < 300; k++) {
+                records.add(record(r));
+            }
+            List<FilterEngine.Partial> expected = run(new FilterEngine(QuerySettings.defaults(), IndexFeature.all()),
+                                                      queries, records);
+            partials += expected.size();
+            for (EnumSet<IndexFeature> features : variants) {
+                List<FilterEngine.Partial> actual = run(new FilterEngine(QuerySettings.defaults(), features), queries, records);
+                assertEquals(expected.size(), actual.size(), "partials with " + features);
+                for (int i = 0; i < expected.size(); i++) {
+                    assertEquals(expected.get(i).id(), actual.get(i).id(), "with " + features);
+                    assertEquals(expected.get(i).last(), actual.get(i).last(), "with " + features);
+                    assertArrayEquals(expected.get(i).data(), actual.get(i).data(),
+                                      "partial of " + expected.get(i).id() + " with " + features + ": "
+                                      + queries.get(Integer.parseInt(expected.get(i).id().substring(1))).original());
+                }
+            }
+        }
+        assertTrue(partials > 1_000, "too few partials compared: " + partials);
+    }
+
+    /** Feeds the records in batches of 50, ticking after each batch; partials in a fixed order. */
+    private static List<FilterEngine.Partial> run(FilterEngine engine, List<Query> queries, List<String> records) {
+        for (int q = 0; q < queries.size(); q++) {
+            engine.add("q" + q, queries.get(q), 0L);
+        }
+        RecordDecoder decoder = new RecordDecoder();
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        for (int start = 0; start < records.size(); start += 50) {
+            List<Record> batch = new ArrayList<>();
+            for (String json : records.subList(start, Math.min(records.size(), start + 50))) {
+                batch.add(decoder.decode(json));
+            }
+            List<FilterEngine.Partial> step = new ArrayList<>();
+            engine.consume(batch, 10L + start, step);
+            engine.tick(10L + start, step);
+            step.sort((a, b) -> a.id().compareTo(b.id()) != 0 ? a.id().compareTo(b.id())
+                    : Boolean.compare(a.data() == null, b.data() == null));
+            out.addAll(step);
+        }
+        return out;
+    }
+
+    /**
+     * Queries joining a shared group while records flow: the evaluator's partial so far goes to the earlier members
+     * first, so every query's merged result equals the one it gets evaluated alone.
+     */
+    @Test
+    void queriesJoiningASharedGroupLateGetOnlyTheirOwnRecords() {
+        Random r = new Random(5);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        for (int round = 0; round < 30; round++) {
+            List<Query> queries = new ArrayList<>();
+            for (int q = 0; q < 40; q++) {
+                String json = q > 0 && r.nextInt(2) == 0 ? queries.get(r.nextInt(q)).original().toString() : query(r);
+                queries.add(parser.parse(json).query());
+            }
+            List<String> records = new ArrayList<>();
+            for (int k = 0; k < 400; k++) {
+                records.add(record(r));
+            }
+            java.util.Map<String, List<java.util.Map<String, Object>>> shared =
+                    merged(new FilterEngine(QuerySettings.defaults(), IndexFeature.all()), queries, records, r.nextLong());
+            EnumSet<IndexFeature> alone = IndexFeature.all();
+            alone.remove(IndexFeature.SHARED);
+            assertEquals(merged(new FilterEngine(QuerySettings.defaults(), alone), queries, records, 0L).toString(),
+                         shared.toString());
+        }
+    }
+
+    /** Adds the queries over time (one every few records), then merges every query's partials as its Join would. */
+    private static java.util.Map<String, List<java.util.Map<String, Object>>> merged(FilterEngine engine, List<Query> queries,
+                                                                                   List<String> records, long unused) {
+        RecordDecoder decoder = new RecordDecoder();
+        java.util.Map<String, dev.bullet.querying.aggregations.Aggregator> joins = new java.util.TreeMap<>();
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        for (int k = 0; k < records.size(); k++) {
+            if (k % 10 == 0 && k / 10 < queries.size()) {
+                int q = k / 10;
+                engine.add("q" + q, queries.get(q), 0L);
+                joins.put("q" + q, queries.get(q).isRaw() ? new dev.bullet.querying.aggregations.RawAggregator(10_000)
+                        : dev.bullet.querying.aggregations.Aggregators.create(queries.get(q).aggregation(),
+                                                                              QuerySettings.defaults()));
+            }
+            engine.consume(List.of(decoder.decode(records.get(k))), 10L, out);
+            if (k % 7 == 0) {
+                engine.tick(10L, out);
+            }
+        }
+        engine.tick(10L, out);
+        for (FilterEngine.Partial p : out) {
+            if (p.data() != null) {
+                joins.get(p.id()).combine(p.data());
+            }
+        }
+        java.util.Map<String, List<java.util.Map<String, Object>>> result = new java.util.TreeMap<>();
+        joins.forEach((id, aggregator) -> result.put(id, aggregator.records()));
+        return result;
+    }
+
+    @Test
+    void featuresParse() {
+        assertEquals(EnumSet.of(IndexFeature.REGEX, IndexFeature.SHARED), IndexFeature.parse("regex, Shared"));
+        assertEquals(IndexFeature.all(), IndexFeature.parse("all"));
+        assertEquals(Arrays.asList(IndexFeature.values()).size(), IndexFeature.all().size());
+    }
+}
