@@ -11,6 +11,8 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.re2j.PatternSyntaxException;
 import dev.bullet.common.BulletError;
+import dev.bullet.common.JsonDepth;
+import dev.bullet.common.Limits;
 import dev.bullet.record.FieldPath;
 
 import java.io.IOException;
@@ -49,10 +51,18 @@ public final class QueryParser {
     }
 
     public Result parse(String json) {
+        Limits limits = settings.limits();
+        // before any recursive parse: an iterative scan, so 100,000 nested NOTs cannot overflow the stack
+        if (JsonDepth.exceeds(json, limits.queryDepth())) {
+            return failure(BulletError.of("The query nests deeper than " + limits.queryDepth() + " levels of JSON objects "
+                                          + "and lists (bullet.query.max.depth)",
+                                          "Flatten it: AND and OR take many clauses, NOT(NOT(x)) is x; or raise "
+                                          + "bullet.query.max.depth"));
+        }
         JsonElement root;
         try {
             root = parseStrict(json);
-        } catch (JsonParseException | IOException | IllegalStateException e) {
+        } catch (JsonParseException | IOException | IllegalStateException | NumberFormatException e) {
             return failure(malformed(e, json));
         }
         return parse(root);
@@ -154,6 +164,8 @@ public final class QueryParser {
         private final JsonObject json;
         private final List<BulletError> errors = new ArrayList<>();
         private final List<BulletError> warnings = new ArrayList<>();
+        private int clauseCount;
+        private int valueCount;
 
         Builder(QuerySettings settings, JsonObject json) {
             this.settings = settings;
@@ -173,6 +185,18 @@ public final class QueryParser {
             List<PostAggregation> postAggregations = parsePostAggregations(json.get("postAggregations"));
             Window window = parseWindow(json.get("window"), aggregation);
             long duration = parseDuration(json.get("duration"));
+            Limits limits = settings.limits();
+            if (clauseCount > limits.queryClauses()) {
+                error("The query has " + clauseCount + " clauses, more than the limit of " + limits.queryClauses()
+                      + " (bullet.query.max.clauses)",
+                      "Use fewer clauses: one clause takes many values (\"values\": [\"a\", \"b\"] matches either); "
+                      + "or raise bullet.query.max.clauses");
+            }
+            if (valueCount > limits.queryValues()) {
+                error("The query has " + valueCount + " values in its clauses, more than the limit of "
+                      + limits.queryValues() + " (bullet.query.max.values)",
+                      "Split the query, or raise bullet.query.max.values");
+            }
             if (!errors.isEmpty()) {
                 return new Result(null, List.copyOf(errors));
             }
@@ -245,6 +269,7 @@ public final class QueryParser {
         }
 
         Clause parseClause(JsonElement e, String where) {
+            clauseCount++;
             if (e == null || !e.isJsonObject()) {
                 error(where + ": a clause must be an object, got " + describe(e),
                       "Write {\"field\": ..., \"operation\": ..., \"values\": [...]} or {\"operation\": \"AND\", \"clauses\": [...]}");
@@ -304,6 +329,10 @@ public final class QueryParser {
             }
             List<FilterValue> values = new ArrayList<>();
             JsonArray array = valuesElement.getAsJsonArray();
+            valueCount += array.size();
+            if (valueCount > settings.limits().queryValues()) {
+                return null; // reported once, in build()
+            }
             boolean ok = true;
             for (int i = 0; i < array.size(); i++) {
                 FilterValue v = parseFilterValue(array.get(i), op, where + ".values[" + i + "]");
@@ -401,6 +430,14 @@ public final class QueryParser {
             if (op == Operation.REGEX_LIKE) {
                 if (value.kind() == FilterValue.Kind.FIELD) {
                     error(where + ": RLIKE takes literal patterns, not FIELD values", "Give the regular expression as a string");
+                    return null;
+                }
+                int maxLength = settings.limits().regexLength();
+                if (value.value().length() > maxLength) {
+                    error(where + ": the regular expression is " + value.value().length() + " characters long, longer "
+                          + "than the limit of " + maxLength + " (bullet.query.max.regex.length)",
+                          "Shorten the pattern (several values are ORed: split an alternation over them), or raise "
+                          + "bullet.query.max.regex.length");
                     return null;
                 }
                 try {

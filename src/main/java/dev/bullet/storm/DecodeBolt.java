@@ -1,6 +1,7 @@
 package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
+import dev.bullet.common.Limits;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
@@ -24,7 +25,8 @@ import java.util.Map;
 /**
  * The DataSource bolt (SPEC §3.2): decodes each raw message of a batch into a record and forwards the batch
  * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
- * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
+ * and dropped (queries only look forward). A message that is not a JSON object, or is over a record bound
+ * ({@link Limits}), is counted, logged once and skipped; the batch is acked all the same, so it is never re-read.
  */
 public class DecodeBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
@@ -39,14 +41,22 @@ public class DecodeBolt extends BaseRichBolt {
     private transient Clock clock;
 
     /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
+    private final Limits limits;
+
     public DecodeBolt(long maxQueryLifetimeMs) {
+        this(maxQueryLifetimeMs, Limits.defaults());
+    }
+
+    /** @param limits the record bounds (bytes, depth): a message over one is counted as malformed and skipped */
+    public DecodeBolt(long maxQueryLifetimeMs, Limits limits) {
         this.maxQueryLifetimeMs = maxQueryLifetimeMs;
+        this.limits = limits;
     }
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
-        this.decoder = new RecordDecoder();
+        this.decoder = new RecordDecoder(limits);
         this.clock = Clock.SYSTEM;
         this.activeUntil = new HashMap<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
@@ -79,8 +89,20 @@ public class DecodeBolt extends BaseRichBolt {
         long readTime = tuple.getLongByField(Fields.READ_TIME);
         List<Record> records = new ArrayList<>(batch.size());
         long malformed = 0;
-        for (byte[] message : batch) {
-            Record record = decoder.decode(message);
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            byte[] message = batch.get(i);
+            Record record;
+            try {
+                record = decoder.decode(message);
+                if (record == null) {
+                    LOG.warn("Skipped message {} of the batch read at {}: {}", i, readTime, decoder.rejection(message));
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                // a decoder bug must not take the worker down or make the batch be re-read forever: contained
+                record = null;
+                LOG.error("Skipped message {} of the batch read at {} ({} bytes): decoding failed", i, readTime,
+                          message.length, e);
+            }
             if (record == null) {
                 malformed++;
             } else {
@@ -90,7 +112,6 @@ public class DecodeBolt extends BaseRichBolt {
         decoded.incrBy(records.size());
         if (malformed > 0) {
             malformedCount.incrBy(malformed);
-            LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
         }
         if (!records.isEmpty()) {
             collector.emit(Streams.RECORDS, tuple, new Values(records, readTime));

@@ -14,6 +14,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,8 @@ import java.util.Map;
  * COMPLETE signals from the Join make every task drop the query.
  */
 public class FilterBolt extends BaseRichBolt {
+    private static final Logger LOG = LoggerFactory.getLogger(FilterBolt.class);
+
     private final QuerySettings settings;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
@@ -48,8 +52,21 @@ public class FilterBolt extends BaseRichBolt {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void execute(Tuple tuple) {
+        try {
+            handle(tuple);
+        } catch (RuntimeException | StackOverflowError e) {
+            // contained to this tuple (issue 11): a bug here must not kill the worker nor make Kafka re-read the
+            // batch forever; it is logged and the tuple acked
+            out.clear();
+            LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
+                      tuple.getSourceComponent(), e);
+            collector.ack(tuple);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void handle(Tuple tuple) {
         switch (tuple.getSourceStreamId()) {
             case Streams.QUERY:
                 engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),

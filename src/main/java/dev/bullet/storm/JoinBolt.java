@@ -14,6 +14,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,8 @@ import java.util.Map;
  * decode bolt receive.
  */
 public class JoinBolt extends BaseRichBolt {
+    private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
+
     private final QuerySettings settings;
     private final long finalGraceMs;
     private transient OutputCollector collector;
@@ -66,6 +70,18 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        try {
+            handle(tuple);
+        } catch (RuntimeException | StackOverflowError e) {
+            // contained to this tuple (issue 11): a bug here must not kill the worker; logged, the tuple acked
+            out.clear();
+            LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
+                      tuple.getSourceComponent(), e);
+            collector.ack(tuple);
+        }
+    }
+
+    private void handle(Tuple tuple) {
         String id;
         switch (tuple.getSourceStreamId()) {
             case Streams.QUERY:
