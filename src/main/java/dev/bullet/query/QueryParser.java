@@ -713,7 +713,7 @@ public final class QueryParser {
                 for (JsonElement p : points.getAsJsonArray()) {
                     Double d = number(p);
                     if (d == null) {
-                        error("attributes.points must hold only finite numbers, got " + describe(p), "Remove or fix the value " + p);
+                        error("attributes.points must hold only numbers (finite ones), got " + describe(p), "Remove or fix the value " + p);
                         return null;
                     }
                     values.add(d);
@@ -741,7 +741,7 @@ public final class QueryParser {
                 Double en = number(end);
                 Double inc = number(increment);
                 if (s == null || en == null || inc == null) {
-                    error("attributes.start, end and increment must all be finite numbers",
+                    error("attributes.start, end and increment must all be numbers (finite ones)",
                           "Write \"start\": 0, \"end\": 100, \"increment\": 10");
                     return null;
                 }
