@@ -440,6 +440,12 @@ public final class QueryParser {
                           + "bullet.query.max.regex.length");
                     return null;
                 }
+                if (RegexSize.estimate(value.value()) > RegexSize.MAX) {
+                    error(where + ": the regular expression repeats too much: its nested counted repetitions would "
+                          + "need more than " + RegexSize.MAX + " steps to compile",
+                          "Use smaller counts in nested {n} repetitions, or * and + instead of large counts");
+                    return null;
+                }
                 try {
                     com.google.re2j.Pattern.compile(value.value());
                 } catch (PatternSyntaxException e) {

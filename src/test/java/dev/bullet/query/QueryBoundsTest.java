@@ -79,6 +79,24 @@ class QueryBoundsTest {
     }
 
     @Test
+    void regexesThatWouldExhaustTheHeapWhileCompilingAreRejected() {
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            for (String p : new String[]{"((a{1000}){1000}){1000}", "(a{1000}){1000}", "((((x{100}){100}){100}))"}) {
+                QueryParser.Result r = parser.parse("{\"filters\":[{\"field\":\"s\",\"operation\":\"RLIKE\",\"values\":[\""
+                                                    + p + "\"]}]}");
+                assertFalse(r.isValid(), p);
+                assertTrue(messages(r.errors()).contains("repeats too much"), messages(r.errors()));
+            }
+        });
+        for (String ok : new String[]{"a{1000}", "(ab){100}[a-z]{3,5}", ".*root.*", "[{}]{2}", "x{", "a{1,}"}) {
+            assertTrue(RegexSize.estimate(ok) <= RegexSize.MAX, ok);
+            assertTrue(parser.parse("{\"filters\":[{\"field\":\"s\",\"operation\":\"RLIKE\",\"values\":[\""
+                                    + ok + "\"]}]}").isValid(), ok);
+        }
+        assertTrue(RegexSize.estimate("((a{1000}){1000}){1000}") >= 1_000_000_000L);
+    }
+
+    @Test
     void adversarialLiteralsAreValid() {
         for (String v : new String[]{"NaN", "-NaN", "Infinity", "-Infinity", "-0", "1e400", "99999999999999999999999", ""}) {
             for (String op : new String[]{"==", "!=", "<", "<=", ">", ">="}) {
