@@ -70,6 +70,12 @@ public final class SettingsTable {
     // Query limits
     public static final String QUERY_DEFAULT_DURATION = "bullet.query.default.duration";
     public static final String QUERY_MAX_DURATION = "bullet.query.max.duration";
+    public static final String QUERY_MAX_DEPTH = "bullet.query.max.depth";
+    public static final String QUERY_MAX_CLAUSES = "bullet.query.max.clauses";
+    public static final String QUERY_MAX_VALUES = "bullet.query.max.values";
+    public static final String QUERY_MAX_REGEX_LENGTH = "bullet.query.max.regex.length";
+    public static final String RECORD_MAX_BYTES = "bullet.record.max.bytes";
+    public static final String RECORD_MAX_DEPTH = "bullet.record.max.depth";
     public static final String QUERY_AGGREGATION_DEFAULT_SIZE = "bullet.query.aggregation.default.size";
     public static final String QUERY_AGGREGATION_MAX_SIZE = "bullet.query.aggregation.max.size";
     public static final String QUERY_AGGREGATION_RAW_MAX_SIZE = "bullet.query.aggregation.raw.max.size";
@@ -151,6 +157,11 @@ public final class SettingsTable {
                 "Longest a spout task waits in one Kafka poll, ms.");
         t.define(DATASOURCE_SPOUT_BATCH_SIZE, INT, 1000, between(1, 100_000),
                 "Most messages in one spout tuple; topology max spout pending counts these batches.");
+        t.define(RECORD_MAX_BYTES, INT, 1_048_576, between(16, 64 * 1_048_576),
+                "Largest record, bytes; a larger message is counted in bullet_records_malformed, logged and skipped.");
+        t.define(RECORD_MAX_DEPTH, INT, 128, between(1, 500),
+                "Deepest nesting of a record (the record object is level 1); deeper ones are counted as malformed, "
+                        + "logged and skipped.");
         t.define(DATASOURCE_SPOUT_CLASS_NAME, STRING, "", ANY,
                 "Class of your own DataSource spout replacing the built-in Kafka batch spout; empty = built-in.");
         t.define(DATASOURCE_SPOUT_ARGS, LIST, List.of(), noBlankElements(),
@@ -214,6 +225,14 @@ public final class SettingsTable {
                 "Decimal places of DISTRIBUTION points generated from numberOfPoints or start/end/increment.");
         t.define(QUERY_WINDOW_MIN_EMIT_EVERY, LONG, 1000, atLeast(1),
                 "Shortest time window, ms; shorter windows are raised to it.");
+        t.define(QUERY_MAX_DEPTH, INT, 64, between(4, 1000),
+                "Deepest JSON nesting of a query (the query object is level 1; each AND/OR/NOT adds 2); deeper is 400.");
+        t.define(QUERY_MAX_CLAUSES, INT, 1000, between(1, 1_000_000),
+                "Most clauses (relational and logical, HAVING included) in one query; more is 400.");
+        t.define(QUERY_MAX_VALUES, INT, 10_000, between(1, 10_000_000),
+                "Most entries in the values lists of one query, all clauses together; more is 400.");
+        t.define(QUERY_MAX_REGEX_LENGTH, INT, 1000, between(1, 1_000_000),
+                "Longest RLIKE pattern, characters; longer is 400.");
         t.define(QUERY_RATE_LIMIT_ENABLE, BOOLEAN, true, ANY,
                 "Stop queries that emit results too fast, with an error result.");
         t.define(QUERY_RATE_LIMIT_MAX_EMIT_COUNT, INT, 50, atLeast(1),

@@ -62,6 +62,9 @@ public final class QueryIndex<Q> {
         }
 
         void add(Q query, double threshold) {
+            if (Double.isNaN(threshold)) {
+                throw new IllegalArgumentException("a range threshold cannot be NaN");
+            }
             queries.add(query);
             thresholds.add(threshold);
             dirty = true;
@@ -172,10 +175,15 @@ public final class QueryIndex<Q> {
         if (range != null) {
             PathIndex<Q> index = pathIndex(range.field());
             boolean above = range.operation() == Operation.GREATER_THAN || range.operation() == Operation.GREATER_EQUALS;
+            // A NaN literal (e.g. "-NaN") compares with no number (Values.compareNumbers), so it lets no number
+            // through and must not become a threshold: NaN sorts last and would end every scan of the list early.
+            // With only NaN literals the threshold is the far end: only an infinite value may still be visited.
             double threshold = above ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
             for (FilterValue v : range.values()) {
                 double d = ((Number) Values.asNumber(v.value())).doubleValue();
-                threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
+                if (!Double.isNaN(d)) {
+                    threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
+                }
             }
             RangeList<Q> list = above ? index.above : index.below;
             list.add(query, threshold);

@@ -248,7 +248,7 @@ final class AggregationParser {
             for (JsonElement p : points.getAsJsonArray()) {
                 Double d = number(p);
                 if (d == null) {
-                    problems.error("attributes.points must hold only numbers, got " + describe(p), "Remove or fix the value " + p);
+                    problems.error("attributes.points must hold only numbers (finite ones), got " + describe(p), "Remove or fix the value " + p);
                     return null;
                 }
                 values.add(d);
@@ -276,7 +276,7 @@ final class AggregationParser {
             Double en = number(end);
             Double inc = number(increment);
             if (s == null || en == null || inc == null) {
-                problems.error("attributes.start, end and increment must all be numbers",
+                problems.error("attributes.start, end and increment must all be numbers (finite ones)",
                       "Write \"start\": 0, \"end\": 100, \"increment\": 10");
                 return null;
             }
@@ -322,7 +322,13 @@ final class AggregationParser {
                                                         java.math.RoundingMode.HALF_UP).doubleValue();
     }
 
+    /** A finite number (a JSON number or a numeric string), else null: NaN and infinities are no distribution point. */
     private static Double number(JsonElement e) {
+        Double d = anyNumber(e);
+        return d == null || !Double.isFinite(d) ? null : d;
+    }
+
+    private static Double anyNumber(JsonElement e) {
         if (isNumber(e)) {
             return e.getAsDouble();
         }

@@ -21,9 +21,13 @@ final class FilterParser {
     private static final String OPERATIONS_HINT = "Use one of: " + Operation.allSpellings();
 
     private final Problems problems;
+    private final QuerySettings settings;
+    private int clauseCount;
+    private int valueCount;
 
-    FilterParser(Problems problems) {
+    FilterParser(Problems problems, QuerySettings settings) {
         this.problems = problems;
+        this.settings = settings;
     }
 
     Clause parse(JsonElement e) {
@@ -49,7 +53,18 @@ final class FilterParser {
         return clauses.size() == 1 ? clauses.get(0) : new Clause.Logical(Operation.AND, clauses);
     }
 
+    /** How many clauses were parsed (bounded by {@code bullet.query.max.clauses}). */
+    int clauseCount() {
+        return clauseCount;
+    }
+
+    /** How many values the clauses hold (bounded by {@code bullet.query.max.values}). */
+    int valueCount() {
+        return valueCount;
+    }
+
     Clause parseClause(JsonElement e, String where) {
+        clauseCount++;
         if (e == null || !e.isJsonObject()) {
             problems.error(where + ": a clause must be an object, got " + describe(e),
                   "Write {\"field\": ..., \"operation\": ..., \"values\": [...]} or {\"operation\": \"AND\", \"clauses\": [...]}");
@@ -109,6 +124,10 @@ final class FilterParser {
         }
         List<FilterValue> values = new ArrayList<>();
         JsonArray array = valuesElement.getAsJsonArray();
+        valueCount += array.size();
+        if (valueCount > settings.limits().queryValues()) {
+            return null; // reported once, by QueryParser
+        }
         boolean ok = true;
         for (int i = 0; i < array.size(); i++) {
             FilterValue v = parseFilterValue(array.get(i), op, where + ".values[" + i + "]");
@@ -206,6 +225,20 @@ final class FilterParser {
         if (op == Operation.REGEX_LIKE) {
             if (value.kind() == FilterValue.Kind.FIELD) {
                 problems.error(where + ": RLIKE takes literal patterns, not FIELD values", "Give the regular expression as a string");
+                return null;
+            }
+            int maxLength = settings.limits().regexLength();
+            if (value.value().length() > maxLength) {
+                problems.error(where + ": the regular expression is " + value.value().length() + " characters long, longer "
+                               + "than the limit of " + maxLength + " (bullet.query.max.regex.length)",
+                               "Shorten the pattern (several values are ORed: split an alternation over them), or raise "
+                               + "bullet.query.max.regex.length");
+                return null;
+            }
+            if (RegexSize.estimate(value.value()) > RegexSize.MAX) {
+                problems.error(where + ": the regular expression repeats too much: its nested counted repetitions would "
+                               + "need more than " + RegexSize.MAX + " steps to compile",
+                               "Use smaller counts in nested {n} repetitions, or * and + instead of large counts");
                 return null;
             }
             try {

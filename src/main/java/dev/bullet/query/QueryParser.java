@@ -8,6 +8,8 @@ import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import dev.bullet.common.BulletError;
+import dev.bullet.common.JsonDepth;
+import dev.bullet.common.Limits;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -43,10 +45,18 @@ public final class QueryParser {
     }
 
     public Result parse(String json) {
+        Limits limits = settings.limits();
+        // before any recursive parse: an iterative scan, so 100,000 nested NOTs cannot overflow the stack
+        if (JsonDepth.exceeds(json, limits.queryDepth())) {
+            return failure(BulletError.of("The query nests deeper than " + limits.queryDepth() + " levels of JSON objects "
+                                          + "and lists (bullet.query.max.depth)",
+                                          "Flatten it: AND and OR take many clauses, NOT(NOT(x)) is x; or raise "
+                                          + "bullet.query.max.depth"));
+        }
         JsonElement root;
         try {
             root = parseStrict(json);
-        } catch (JsonParseException | IOException | IllegalStateException e) {
+        } catch (JsonParseException | IOException | IllegalStateException | NumberFormatException e) {
             return failure(MalformedJson.error(e, json));
         }
         return parse(root);
@@ -83,7 +93,7 @@ public final class QueryParser {
                                "Remove it, or use one of: " + String.join(", ", new TreeSet<>(TOP_LEVEL)));
             }
         }
-        FilterParser filters = new FilterParser(problems);
+        FilterParser filters = new FilterParser(problems, settings);
         ProjectionParser projections = new ProjectionParser(problems);
         Clause filter = filters.parse(json.get("filters"));
         List<NamedField> projection = projections.parse(json.get("projection"));
@@ -92,6 +102,18 @@ public final class QueryParser {
                 .parse(json.get("postAggregations"));
         Window window = new WindowParser(problems, settings).parse(json.get("window"), aggregation);
         long duration = parseDuration(json.get("duration"), settings, problems);
+        Limits limits = settings.limits();
+        if (filters.clauseCount() > limits.queryClauses()) {
+            problems.error("The query has " + filters.clauseCount() + " clauses, more than the limit of "
+                           + limits.queryClauses() + " (bullet.query.max.clauses)",
+                           "Use fewer clauses: one clause takes many values (\"values\": [\"a\", \"b\"] matches either); "
+                           + "or raise bullet.query.max.clauses");
+        }
+        if (filters.valueCount() > limits.queryValues()) {
+            problems.error("The query has " + filters.valueCount() + " values in its clauses, more than the limit of "
+                           + limits.queryValues() + " (bullet.query.max.values)",
+                           "Split the query, or raise bullet.query.max.values");
+        }
         if (problems.hasErrors()) {
             return new Result(null, problems.errors());
         }

@@ -1,5 +1,6 @@
 package dev.bullet.query;
 
+import dev.bullet.common.Limits;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 
@@ -17,7 +18,7 @@ public record QuerySettings(long defaultDurationMs, long maxDurationMs,
                             long minEmitEveryMs,
                             boolean rateLimitEnabled, int rateLimitMaxEmitCount, long rateLimitIntervalMs,
                             boolean metadataEnabled, Map<String, String> metadataNames,
-                            boolean injectTimestamp, String timestampKey) implements Serializable {
+                            boolean injectTimestamp, String timestampKey, Limits limits) implements Serializable {
 
     public QuerySettings {
         metadataNames = Map.copyOf(metadataNames);
@@ -47,7 +48,7 @@ public record QuerySettings(long defaultDurationMs, long maxDurationMs,
                                  s.getBoolean(SettingsTable.RESULT_METADATA_ENABLE),
                                  s.getStringMap(SettingsTable.RESULT_METADATA_METRICS),
                                  s.getBoolean(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE),
-                                 s.getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY));
+                                 s.getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY), Limits.from(s));
     }
 
     /** The output name of a metadata concept (SPEC §6.8), honouring {@code bullet.result.metadata.metrics}. */
@@ -59,6 +60,13 @@ public record QuerySettings(long defaultDurationMs, long maxDurationMs,
         return new QuerySettings(defaultDurationMs, maxDurationMs, defaultSize, maxSize, rawMaxSize, distributionMaxPoints,
                                  generatedPointsRounding, countDistinctEntries, groupEntries, distributionEntries,
                                  topKEntries, minEmitEveryMs, rateLimitEnabled, rateLimitMaxEmitCount,
-                                 rateLimitIntervalMs, metadataEnabled, metadataNames, inject, timestampKey);
+                                 rateLimitIntervalMs, metadataEnabled, metadataNames, inject, timestampKey, limits);
+    }
+
+    public QuerySettings withLimits(Limits newLimits) {
+        return new QuerySettings(defaultDurationMs, maxDurationMs, defaultSize, maxSize, rawMaxSize, distributionMaxPoints,
+                                 generatedPointsRounding, countDistinctEntries, groupEntries, distributionEntries,
+                                 topKEntries, minEmitEveryMs, rateLimitEnabled, rateLimitMaxEmitCount,
+                                 rateLimitIntervalMs, metadataEnabled, metadataNames, injectTimestamp, timestampKey, newLimits);
     }
 }

@@ -45,9 +45,14 @@ public final class JsonCodec {
         return (Map<String, Object>) parse(json);
     }
 
-    /** Parses trusted JSON (our own partials and results); malformed input is a bug here, so it throws. */
+    /**
+     * Parses trusted JSON (our own partials and results); malformed input is a bug here, so it throws. Lenient, so
+     * that the non-finite numbers the writer emits (a record's 1e400 reads as Infinity) come back, as strings: JSON
+     * has no infinities, so a RAW result shows such a value as "Infinity" (docs/DECISIONS.md).
+     */
     public static Object parse(String json) {
         try (JsonReader reader = new JsonReader(new StringReader(json))) {
+            reader.setStrictness(com.google.gson.Strictness.LENIENT);
             return RecordDecoder.readAny(reader);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

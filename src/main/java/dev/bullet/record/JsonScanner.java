@@ -30,6 +30,15 @@ final class JsonScanner {
 
     /** A {@link LazyRecord} over the message, or {@code null} when the scanner is unsure of it. */
     static LazyRecord scan(byte[] b) {
+        return scan(b, MAX_DEPTH);
+    }
+
+    /**
+     * A {@link LazyRecord} over the message, or {@code null} when the scanner is unsure of it, including when it
+     * nests deeper than {@code maxDepth} levels (the record object is level 1) or than the scanner's own limit.
+     */
+    static LazyRecord scan(byte[] b, int maxDepth) {
+        int limit = Math.min(MAX_DEPTH, maxDepth - 1);
         int n = b.length;
         int i = skipWs(b, 0, n);
         if (i >= n || b[i] != '{') {
@@ -48,6 +57,7 @@ final class JsonScanner {
                 int keyStart = i + 1;
                 int hash = 0;
                 int j = keyStart;
+                boolean ascii = true;
                 while (j < n) {
                     int c = b[j] & 0xff;
                     if (c == '"') {
@@ -56,10 +66,12 @@ final class JsonScanner {
                     if (c == '\\' || c < 0x20) {
                         return null;
                     }
+                    ascii &= c < 0x80;
                     hash = 31 * hash + c;
                     j++;
                 }
-                if (j >= n) {
+                if (j >= n || !ascii && !wellFormedUtf8(b, keyStart, j)) {
+                    // gson reads ill-formed UTF-8 as U+FFFD: such a key is not its raw bytes, let gson decide
                     return null;
                 }
                 int keyEnd = j;
@@ -68,7 +80,7 @@ final class JsonScanner {
                     return null;
                 }
                 int valueStart = skipWs(b, i + 1, n);
-                int valueEnd = skipValue(b, valueStart, n, 0);
+                int valueEnd = skipValue(b, valueStart, n, 0, limit);
                 if (valueEnd < 0) {
                     return null;
                 }
@@ -103,6 +115,51 @@ final class JsonScanner {
         return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count);
     }
 
+    /**
+     * Whether the bytes are well-formed UTF-8 (RFC 3629: shortest form, no surrogates, at most U+10FFFF), i.e.
+     * decoding them gives back the same bytes when encoded again.
+     */
+    static boolean wellFormedUtf8(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int c = b[i] & 0xff;
+            if (c < 0x80) {
+                i++;
+                continue;
+            }
+            int extra;
+            int min;
+            if (c >= 0xC2 && c <= 0xDF) {
+                extra = 1;
+                min = 0x80;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                extra = 2;
+                min = 0x800;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                extra = 3;
+                min = 0x10000;
+            } else {
+                return false;
+            }
+            if (i + extra >= to) {
+                return false;
+            }
+            int cp = c & (0x3F >> extra);
+            for (int k = 1; k <= extra; k++) {
+                int d = b[i + k] & 0xff;
+                if ((d & 0xC0) != 0x80) {
+                    return false;
+                }
+                cp = (cp << 6) | (d & 0x3F);
+            }
+            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                return false;
+            }
+            i += extra + 1;
+        }
+        return true;
+    }
+
     static int hash(byte[] key) {
         int hash = 0;
         for (byte x : key) {
@@ -123,7 +180,7 @@ final class JsonScanner {
     }
 
     /** The index after the value starting at {@code i}, or -1 when unsure. */
-    private static int skipValue(byte[] b, int i, int n, int depth) {
+    private static int skipValue(byte[] b, int i, int n, int depth, int limit) {
         if (i >= n) {
             return -1;
         }
@@ -131,9 +188,9 @@ final class JsonScanner {
             case '"':
                 return skipString(b, i + 1, n);
             case '{':
-                return depth >= MAX_DEPTH ? -1 : skipObject(b, i + 1, n, depth + 1);
+                return depth >= limit ? -1 : skipObject(b, i + 1, n, depth + 1, limit);
             case '[':
-                return depth >= MAX_DEPTH ? -1 : skipArray(b, i + 1, n, depth + 1);
+                return depth >= limit ? -1 : skipArray(b, i + 1, n, depth + 1, limit);
             case 't':
                 return literal(b, i, n, "true");
             case 'f':
@@ -199,7 +256,7 @@ final class JsonScanner {
         return (x - ONES) & ~x & HIGH_BITS;
     }
 
-    private static int skipObject(byte[] b, int i, int n, int depth) {
+    private static int skipObject(byte[] b, int i, int n, int depth, int limit) {
         i = skipWs(b, i, n);
         if (i < n && b[i] == '}') {
             return i + 1;
@@ -216,7 +273,7 @@ final class JsonScanner {
             if (i >= n || b[i] != ':') {
                 return -1;
             }
-            i = skipValue(b, skipWs(b, i + 1, n), n, depth);
+            i = skipValue(b, skipWs(b, i + 1, n), n, depth, limit);
             if (i < 0) {
                 return -1;
             }
@@ -234,13 +291,13 @@ final class JsonScanner {
         }
     }
 
-    private static int skipArray(byte[] b, int i, int n, int depth) {
+    private static int skipArray(byte[] b, int i, int n, int depth, int limit) {
         i = skipWs(b, i, n);
         if (i < n && b[i] == ']') {
             return i + 1;
         }
         while (true) {
-            i = skipValue(b, i, n, depth);
+            i = skipValue(b, i, n, depth, limit);
             if (i < 0) {
                 return -1;
             }

@@ -1,6 +1,8 @@
 package dev.bullet.record;
 
 import com.google.gson.stream.JsonReader;
+import dev.bullet.common.JsonDepth;
+import dev.bullet.common.Limits;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 
@@ -20,17 +22,48 @@ import java.util.Map;
  * JSON object, and the caller counts it. Stateless and thread-safe.
  */
 public final class RecordDecoder {
+    private final int maxBytes;
+    private final int maxDepth;
+
+    /** A decoder with the default bounds ({@code bullet.record.max.bytes}, {@code bullet.record.max.depth}). */
+    public RecordDecoder() {
+        this(Limits.defaults());
+    }
+
+    public RecordDecoder(Limits limits) {
+        this.maxBytes = limits.recordBytes();
+        this.maxDepth = limits.recordDepth();
+    }
 
     /**
-     * Decodes UTF-8 bytes; {@code null} when the message is not exactly one JSON object. Lazily when the scanner
-     * is sure of the message (fields are decoded when read), else through gson, which decides.
+     * Decodes UTF-8 bytes; {@code null} when the message is not exactly one JSON object or is over a bound (larger
+     * than the byte limit, nested deeper than the depth limit: checked by an iterative scan before any recursive
+     * parse). Lazily when the scanner is sure of the message (fields are decoded when read), else through gson,
+     * which decides.
      */
     public Record decode(byte[] message) {
-        Record lazy = JsonScanner.scan(message);
+        if (message.length > maxBytes) {
+            return null;
+        }
+        Record lazy = JsonScanner.scan(message, maxDepth);
         if (lazy != null) {
             return lazy;
         }
+        if (JsonDepth.exceeds(message, maxDepth)) {
+            return null;
+        }
         return decodeEagerly(new String(message, StandardCharsets.UTF_8));
+    }
+
+    /** Why {@link #decode} rejected a message: the bound it crossed, or that it is not one JSON object. */
+    public String rejection(byte[] message) {
+        if (message.length > maxBytes) {
+            return "larger than " + maxBytes + " bytes (" + message.length + "; bullet.record.max.bytes)";
+        }
+        if (JsonDepth.exceeds(message, maxDepth)) {
+            return "nested deeper than " + maxDepth + " levels (bullet.record.max.depth)";
+        }
+        return "not a JSON object";
     }
 
     /** Decodes a JSON text; {@code null} when it is not exactly one JSON object. */

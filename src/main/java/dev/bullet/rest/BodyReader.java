@@ -64,7 +64,7 @@ final class BodyReader {
             }
             try {
                 handler.handle(ex, text(body.toByteArray()));
-            } catch (Exception e) {
+            } catch (Exception | StackOverflowError | AssertionError e) {
                 Replies.internalError(ex, e);
             }
         }, (ex, error) -> {

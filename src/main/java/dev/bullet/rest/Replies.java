@@ -55,9 +55,11 @@ final class Replies {
      * sent. IO thread or not.
      */
     static void internalError(HttpServerExchange exchange, Throwable e) {
-        LOG.error("Internal error while serving {} {}", exchange.getRequestMethod(), exchange.getRequestPath(), e);
-        String body = ErrorResults.of("Internal error of the REST service (a bug): " + e.getClass().getSimpleName(),
-                                      "The service log has the details; please report it");
+        String errorId = java.util.UUID.randomUUID().toString();
+        LOG.error("Internal error {} while serving {} {}", errorId, exchange.getRequestMethod(), exchange.getRequestPath(), e);
+        String body = ErrorResults.of("Internal error of the REST service (a bug), error id " + errorId + ": "
+                                      + e.getClass().getSimpleName(),
+                                      "The service log has the details under error id " + errorId + "; please report it");
         if (exchange.isInIoThread()) {
             json(exchange, StatusCodes.INTERNAL_SERVER_ERROR, body);
         } else {

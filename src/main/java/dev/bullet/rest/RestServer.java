@@ -130,7 +130,7 @@ public final class RestServer implements AutoCloseable {
         public void handleRequest(HttpServerExchange exchange) {
             try {
                 route(exchange);
-            } catch (Exception | AssertionError e) {
+            } catch (Exception | StackOverflowError | AssertionError e) {
                 Replies.internalError(exchange, e);
             }
         }
@@ -327,7 +327,7 @@ public final class RestServer implements AutoCloseable {
             exchange.dispatch(exchange.getConnection().getWorker(), () -> {
                 try {
                     work.run();
-                } catch (RuntimeException | AssertionError e) {
+                } catch (RuntimeException | StackOverflowError | AssertionError e) {
                     Replies.internalError(exchange, e);
                 }
             });

@@ -57,7 +57,7 @@ public final class BulletTopology {
         resources(b.setSpout(Components.TICK_SPOUT, new TickSpout(tickMs, Clock.SYSTEM), 1), spec(settings, Component.TICK_SPOUT));
 
         long lifetime = query.maxDurationMs() + 60_000L;
-        BoltDeclarer decode = b.setBolt(Components.DATASOURCE_BOLT, new DecodeBolt(lifetime, Clock.SYSTEM),
+        BoltDeclarer decode = b.setBolt(Components.DATASOURCE_BOLT, new DecodeBolt(lifetime, query.limits(), Clock.SYSTEM),
                                         spec(settings, Component.DATASOURCE_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_SPOUT)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)

@@ -1,6 +1,7 @@
 package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
+import dev.bullet.common.Limits;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
@@ -25,7 +26,8 @@ import java.util.Map;
 /**
  * The DataSource bolt (SPEC §3.2): decodes each raw message of a batch into a record and forwards the batch
  * (shuffled) to the Filter bolts with its read time. With no query running it decodes nothing: batches are acked
- * and dropped (queries only look forward). A message that is not a JSON object is counted and skipped.
+ * and dropped (queries only look forward). A message that is not a JSON object, or is over a record bound
+ * ({@link Limits}), is counted, logged once and skipped; the batch is acked all the same, so it is never re-read.
  *
  * <p>A (re)started task says hello to the Join tasks and fails raw batches (the spout sends them again) until each
  * Join task has replayed its running queries, so no batch is dropped for lack of a query it did not know yet.
@@ -35,6 +37,7 @@ public class DecodeBolt extends BaseRichBolt {
 
     private static final long serialVersionUID = 1L;
     private final long maxQueryLifetimeMs;
+    private final Limits limits;
     private final Clock clock;
     private transient OutputCollector collector;
     private transient RecordDecoder decoder;
@@ -45,16 +48,23 @@ public class DecodeBolt extends BaseRichBolt {
     private transient int taskId;
     private transient ReplayWait replays;
 
-    /** @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost */
+    /**
+     * @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost
+     * @param limits the record bounds (bytes, depth): a message over one is counted as malformed and skipped */
     public DecodeBolt(long maxQueryLifetimeMs, Clock clock) {
+        this(maxQueryLifetimeMs, Limits.defaults(), clock);
+    }
+
+    public DecodeBolt(long maxQueryLifetimeMs, Limits limits, Clock clock) {
         this.maxQueryLifetimeMs = maxQueryLifetimeMs;
+        this.limits = limits;
         this.clock = clock;
     }
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
-        this.decoder = new RecordDecoder();
+        this.decoder = new RecordDecoder(limits);
         this.activeUntil = new HashMap<>();
         this.taskId = context.getThisTaskId();
         this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
@@ -103,8 +113,20 @@ public class DecodeBolt extends BaseRichBolt {
         boolean retry = tuple.contains(Fields.RETRY) && tuple.getBooleanByField(Fields.RETRY);
         List<Record> records = new ArrayList<>(batch.size());
         long malformed = 0;
-        for (byte[] message : batch) {
-            Record record = decoder.decode(message);
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            byte[] message = batch.get(i);
+            Record record;
+            try {
+                record = decoder.decode(message);
+                if (record == null) {
+                    LOG.warn("Skipped message {} of the batch read at {}: {}", i, readTime, decoder.rejection(message));
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                // a decoder bug must not take the worker down or make the batch be re-read forever: contained
+                record = null;
+                LOG.error("Skipped message {} of the batch read at {} ({} bytes): decoding failed", i, readTime,
+                          message.length, e);
+            }
             if (record == null) {
                 malformed++;
             } else {
@@ -114,7 +136,6 @@ public class DecodeBolt extends BaseRichBolt {
         decoded.incrBy(records.size());
         if (malformed > 0) {
             malformedCount.incrBy(malformed);
-            LOG.warn("Skipped {} malformed message(s) of a batch of {} (not JSON objects)", malformed, batch.size());
         }
         if (!records.isEmpty()) {
             collector.emit(Streams.RECORDS, tuple, new Values(records, readTime, key, retry));

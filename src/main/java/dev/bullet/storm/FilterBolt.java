@@ -16,6 +16,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +39,10 @@ import java.util.Map;
 public class FilterBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
     private static final long[] NO_KEYS = new long[0];
+    private static final Logger LOG = LoggerFactory.getLogger(FilterBolt.class);
+    private static final java.util.Set<String> WIRED = java.util.Set.of(Streams.REPLAY, Streams.QUERY, Streams.SIGNAL,
+                                                                        Streams.HELLO, Streams.TICK, Streams.RECORDS);
+
     private final QuerySettings settings;
     private final Clock clock;
     private transient OutputCollector collector;
@@ -70,13 +76,32 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        String stream = tuple.getSourceStreamId();
+        if (!WIRED.contains(stream)) { // a wiring bug, not user input: fail loudly
+            throw new IllegalStateException("The Filter bolt is not wired to stream " + stream + " of "
+                                            + tuple.getSourceComponent());
+        }
         if (replays.helloDue(clock.now())) {
             collector.emit(Streams.HELLO, new Values(taskId));
         }
-        if (replays.waiting() && Streams.RECORDS.equals(tuple.getSourceStreamId())) {
+        if (replays.waiting() && Streams.RECORDS.equals(stream)) {
             collector.fail(tuple); // sent again by the spout soon: this task does not have every running query yet
             return;
         }
+        try {
+            handle(tuple);
+        } catch (RuntimeException | StackOverflowError e) {
+            // contained to this tuple (issue 11): a bug here must not kill the worker nor make Kafka re-read the
+            // batch forever; it is logged and the tuple acked
+            out.clear();
+            LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
+                      tuple.getSourceComponent(), e);
+            collector.ack(tuple);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void handle(Tuple tuple) {
         switch (tuple.getSourceStreamId()) {
             case Streams.REPLAY:
                 if (tuple.getValueByField(Fields.ID) == null) {

@@ -15,6 +15,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +34,10 @@ import java.util.Map;
 public class JoinBolt extends BaseRichBolt {
     /** How many times a (re)started Join task says hello, a second apart. */
     static final int HELLOS = 10;
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JoinBolt.class);
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
+    private static final java.util.Set<String> WIRED = java.util.Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
+                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK);
     private final QuerySettings settings;
     private final long finalGraceMs;
     private final Clock clock;
@@ -90,6 +94,10 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void execute(Tuple tuple) {
+        if (!WIRED.contains(tuple.getSourceStreamId())) { // a wiring bug, not user input: fail loudly
+            throw new IllegalStateException("The Join bolt is not wired to stream " + tuple.getSourceStreamId()
+                                            + " of " + tuple.getSourceComponent());
+        }
         long now = clock.now();
         if (hellos < helloCount && now - lastHello >= ReplayWait.HELLO_INTERVAL_MS) {
             // said a few times: a hello sent while the workers reconnect can be lost, and restoring is idempotent
@@ -97,6 +105,18 @@ public class JoinBolt extends BaseRichBolt {
             lastHello = now;
             collector.emit(Streams.HELLO, new Values(taskId));
         }
+        try {
+            handle(tuple);
+        } catch (RuntimeException | StackOverflowError e) {
+            // contained to this tuple (issue 11): a bug here must not kill the worker; logged, the tuple acked
+            out.clear();
+            LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
+                      tuple.getSourceComponent(), e);
+            collector.ack(tuple);
+        }
+    }
+
+    private void handle(Tuple tuple) {
         String id;
         switch (tuple.getSourceStreamId()) {
             case Streams.HELLO: {

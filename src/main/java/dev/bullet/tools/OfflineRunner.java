@@ -14,6 +14,7 @@ import dev.bullet.record.RecordDecoder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -47,7 +48,7 @@ public final class OfflineRunner {
         String id = "offline-" + Long.toHexString(start);
         FilterQuerier filter = new FilterQuerier(id, query, start, settings);
         JoinQuerier join = new JoinQuerier(id, query, start, settings, 1, 0);
-        RecordDecoder decoder = new RecordDecoder();
+        RecordDecoder decoder = new RecordDecoder(settings.limits());
         boolean raw = query.isRaw();
         long count = 0;
         long matched = 0;
@@ -59,10 +60,11 @@ public final class OfflineRunner {
             if (line.isBlank()) {
                 continue;
             }
-            Record record = decoder.decode(line);
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            Record record = decoder.decode(bytes);
             if (record == null) {
                 malformed++;
-                diagnostics.println("line " + lineNumber + ": not a JSON object, skipped");
+                diagnostics.println("line " + lineNumber + ": " + decoder.rejection(bytes) + ", skipped");
                 continue;
             }
             count++;
@@ -82,7 +84,16 @@ public final class OfflineRunner {
             if (filter.isSatisfied()) {
                 continue;
             }
-            if (filter.consume(record, now)) {
+            boolean match;
+            try {
+                match = filter.consume(record, now);
+            } catch (RuntimeException | StackOverflowError e) {
+                // contained to this record (issue 11): counted, reported, skipped
+                malformed++;
+                diagnostics.println("line " + lineNumber + ": could not be processed (" + e + "), skipped");
+                continue;
+            }
+            if (match) {
                 matched++;
                 if (raw) {
                     emit(join.combine(filter.takePartial(), false, now), sink);

@@ -82,10 +82,10 @@ public final class QueryMain {
         try {
             String query = queryArg.equals("-")
                     ? new String(stdin.readAllBytes(), StandardCharsets.UTF_8)
-                    : Files.readString(Path.of(queryArg), StandardCharsets.UTF_8);
-            try (BufferedReader records = recordsArg.equals("-")
-                    ? new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))
-                    : Files.newBufferedReader(Path.of(recordsArg), StandardCharsets.UTF_8)) {
+                    : new String(Files.readAllBytes(Path.of(queryArg)), StandardCharsets.UTF_8);
+            // ill-formed UTF-8 is read as U+FFFD (as gson and the topology do), never a read error
+            try (BufferedReader records = new BufferedReader(new InputStreamReader(
+                    recordsArg.equals("-") ? stdin : Files.newInputStream(Path.of(recordsArg)), StandardCharsets.UTF_8))) {
                 OfflineRunner.Outcome outcome = new OfflineRunner(settings, Clock.SYSTEM).run(query, records, result -> {
                     writer.println(result.toJson());
                     writer.flush();
@@ -98,6 +98,10 @@ public final class QueryMain {
             return 1;
         } catch (IOException | java.io.UncheckedIOException e) {
             err.println("error: cannot read input: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a bug, never bad input: one line, no stack trace on the user's terminal
+            err.println("error: internal error (" + e + "); please report it with the query and records");
             return 1;
         }
     }

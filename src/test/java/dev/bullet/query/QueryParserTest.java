@@ -273,7 +273,7 @@ class QueryParserTest {
                                                 d.distributionMaxPoints(), d.generatedPointsRounding(), d.countDistinctEntries(),
                                                 d.groupEntries(), d.distributionEntries(), d.topKEntries(), d.minEmitEveryMs(),
                                                 d.rateLimitEnabled(), d.rateLimitMaxEmitCount(), d.rateLimitIntervalMs(),
-                                                d.metadataEnabled(), d.metadataNames(), d.injectTimestamp(), d.timestampKey());
+                                                d.metadataEnabled(), d.metadataNames(), d.injectTimestamp(), d.timestampKey(), d.limits());
         Query q = parse("{}", small);
         assertEquals(100, q.aggregation().size());
         assertTrue(q.warnings().isEmpty());

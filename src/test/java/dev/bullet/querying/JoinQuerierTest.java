@@ -362,7 +362,7 @@ class JoinQuerierTest {
         QuerySettings renamed = new QuerySettings(d.defaultDurationMs(), d.maxDurationMs(), d.defaultSize(), d.maxSize(), d.rawMaxSize(),
                 d.distributionMaxPoints(), d.generatedPointsRounding(), d.countDistinctEntries(), d.groupEntries(),
                 d.distributionEntries(), d.topKEntries(), d.minEmitEveryMs(), d.rateLimitEnabled(), d.rateLimitMaxEmitCount(),
-                d.rateLimitIntervalMs(), true, Map.of("query_id", "id", "window", "w", "number", "n"), false, d.timestampKey());
+                d.rateLimitIntervalMs(), true, Map.of("query_id", "id", "window", "w", "number", "n"), false, d.timestampKey(), d.limits());
         Pipeline p = new Pipeline("{\"duration\": 2000, \"window\": {\"emit\": {\"type\": \"TIME\", \"every\": 1000}}}", renamed, 0);
         Result r = p.send(1, rec(1)).tick(1000).results.get(0);
         assertEquals("q", r.meta().get("id"));
@@ -374,7 +374,7 @@ class JoinQuerierTest {
         QuerySettings off = new QuerySettings(d.defaultDurationMs(), d.maxDurationMs(), d.defaultSize(), d.maxSize(), d.rawMaxSize(),
                 d.distributionMaxPoints(), d.generatedPointsRounding(), d.countDistinctEntries(), d.groupEntries(),
                 d.distributionEntries(), d.topKEntries(), d.minEmitEveryMs(), d.rateLimitEnabled(), d.rateLimitMaxEmitCount(),
-                d.rateLimitIntervalMs(), false, Map.of(), false, d.timestampKey());
+                d.rateLimitIntervalMs(), false, Map.of(), false, d.timestampKey(), d.limits());
         Pipeline quiet = new Pipeline("{\"duration\": 1000}", off, 0);
         Result q = quiet.send(1, rec(1)).tick(1000).results.get(0);
         assertEquals(Map.of(), q.meta());

@@ -416,6 +416,104 @@ class RestServiceIT {
         }
     }
 
+    // ---- hostile input (issue 11) ----
+
+    @Test
+    void deepQueriesAre400WithinSeconds() {
+        StringBuilder b = new StringBuilder("{\"filters\":[");
+        b.append("{\"operation\":\"NOT\",\"clauses\":[".repeat(20_000));
+        b.append("{\"field\":\"a\",\"operation\":\"==\",\"values\":[\"1\"]}");
+        b.append("]}".repeat(20_000)).append("],\"duration\":1000}");
+        String deep = b.toString();
+        for (String path : new String[]{RestServer.VALIDATE_QUERY, RestServer.HTTP_QUERY, RestServer.SSE_QUERY}) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = send(server, HttpRequest.newBuilder(uri(server, path))
+                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                    .POST(HttpRequest.BodyPublishers.ofString(deep)).build());
+            assertEquals(400, r.statusCode(), path + ": " + r.body());
+            assertTrue(errorMessages(r).get(0).contains("bullet.query.max.depth"), r.body());
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), path + " took too long");
+        }
+        assertEquals(200, get(server, RestServer.HEALTH).statusCode());
+    }
+
+    @Test
+    void poisonRecordsAreSkippedAndTheNextOrdinaryRecordIsFound() throws Exception {
+        String wanted = fresh();
+        CompletableFuture<HttpResponse<String>> pending = postAsync(server, RestServer.HTTP_QUERY,
+                "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"" + wanted
+                + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":60000}");
+        awaitRegistered(server);
+        String deep = "{\"id\":".repeat(50_000) + "1" + "}".repeat(50_000);
+        firehose.send(new ProducerRecord<>(topic, deep.getBytes(StandardCharsets.UTF_8)));
+        firehose.send(new ProducerRecord<>(topic, "[".repeat(100_000).getBytes(StandardCharsets.UTF_8)));
+        firehose.send(new ProducerRecord<>(topic, new byte[]{'{', '"', 'i', 'd', (byte) 0xFF, '"', ':', '"', (byte) 0xC0,
+                                                             '"', '}'}));
+        firehose.send(new ProducerRecord<>(topic, new byte[]{(byte) 0xFE, (byte) 0xFF, 0, 1, 2}));
+        for (String notAnObject : new String[]{"[1,2]", "\"id\"", "42", "null", "", "{\"id\":"}) {
+            firehose.send(new ProducerRecord<>(topic, notAnObject.getBytes(StandardCharsets.UTF_8)));
+        }
+        firehose.send(new ProducerRecord<>(topic, ("{\"id\":\"huge\",\"s\":\"" + "x".repeat(900_000) + "\"}")
+                .getBytes(StandardCharsets.UTF_8)));
+        produce("{\"id\":\"" + wanted + "\",\"n\":1}");
+        HttpResponse<String> r = pending.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(List.of(Map.of("id", wanted, "n", 1L)), records(json(r)));
+        assertEquals(200, get(server, RestServer.HEALTH).statusCode(), "the stack stays healthy");
+    }
+
+    @Test
+    void adversarialLiteralsDoNotBlindOrdinaryQueriesOnTheSameField() throws Exception {
+        String wanted = fresh();
+        List<CompletableFuture<HttpResponse<String>>> hostile = new ArrayList<>();
+        for (String v : new String[]{"-NaN", "NaN", "Infinity", "-Infinity", "1e400", "-0", "99999999999999999999999"}) {
+            for (String op : new String[]{"<", "<=", ">", ">="}) {
+                hostile.add(postAsync(server, RestServer.HTTP_QUERY, "{\"filters\":[{\"field\":\"n\",\"operation\":\""
+                        + op + "\",\"values\":[\"" + v + "\"]}],\"aggregation\":{\"type\":\"COUNT DISTINCT\","
+                        + "\"fields\":{\"n\":\"n\"}},\"duration\":8000}"));
+            }
+        }
+        CompletableFuture<HttpResponse<String>> below = postAsync(server, RestServer.HTTP_QUERY,
+                "{\"filters\":[{\"field\":\"n\",\"operation\":\"<\",\"values\":[\"100\"]},{\"field\":\"id\","
+                + "\"operation\":\"==\",\"values\":[\"" + wanted + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":3},"
+                + "\"duration\":60000}");
+        CompletableFuture<HttpResponse<String>> above = postAsync(server, RestServer.HTTP_QUERY,
+                "{\"filters\":[{\"field\":\"n\",\"operation\":\">\",\"values\":[\"NaN\",\"0\"]},{\"field\":\"id\","
+                + "\"operation\":\"==\",\"values\":[\"" + wanted + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":3},"
+                + "\"duration\":60000}");
+        awaitRegistered(server);
+        produce("{\"id\":\"" + wanted + "\",\"n\":1}", "{\"id\":\"" + wanted + "\",\"n\":2.5}",
+                "{\"id\":\"" + wanted + "\",\"n\":3}");
+        for (CompletableFuture<HttpResponse<String>> ordinary : List.of(below, above)) {
+            HttpResponse<String> r = ordinary.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(3, records(json(r)).size(), "an ordinary query missed records: " + r.body());
+        }
+        for (CompletableFuture<HttpResponse<String>> h : hostile) {
+            assertEquals(200, h.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).statusCode());
+        }
+    }
+
+    @Test
+    void fuzzedQueriesNeverGetA5xxNorHang() throws Exception {
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 300; i++) {
+            String body = dev.bullet.testing.Fuzz.randomQuery(random);
+            HttpResponse<String> r = send(server, HttpRequest.newBuilder(uri(server, RestServer.VALIDATE_QUERY))
+                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+            assertTrue(r.statusCode() == 200 || r.statusCode() == 400, r.statusCode() + " for " + body + ": " + r.body());
+            if (r.statusCode() == 400) {
+                // an invalid query is refused by every endpoint the same way, at once
+                HttpResponse<String> q = send(server, HttpRequest.newBuilder(uri(server, RestServer.HTTP_QUERY))
+                        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+                assertEquals(400, q.statusCode(), body + ": " + q.body());
+            }
+        }
+        assertEquals(200, get(server, RestServer.HEALTH).statusCode());
+    }
+
     // ---- helpers ----
 
     /** Every query sent so far reached the Filter tasks: a probe sent after them finds a marker record. */

@@ -97,6 +97,23 @@ class DecodeBoltTest {
     }
 
     @Test
+    void recordsOverABoundAreCountedSkippedAndTheBatchAcked() {
+        bolt.execute(Tuples.query("q", QUERY, System.currentTimeMillis(), 0));
+        String deep = "{\"a\":".repeat(50_000) + "1" + "}".repeat(50_000);
+        String huge = "{\"s\":\"" + "x".repeat(1_048_576) + "\"}";
+        Tuple batch = Tuples.rawBatch(7L, deep, "{\"id\": \"a\"}", "[".repeat(100_000), huge, "{\"id\": \"b\"}");
+
+        bolt.execute(batch);
+
+        assertEquals(List.of(Records.of("id", "a").asMap(), Records.of("id", "b").asMap()),
+                     maps(out.emitted(Streams.RECORDS).get(0)));
+        assertSame(batch, out.acked().get(1));
+        assertEquals(List.of(), out.failed());
+        assertEquals(2, counter(BulletMetrics.RECORDS_DECODED));
+        assertEquals(3, counter(BulletMetrics.RECORDS_MALFORMED));
+    }
+
+    @Test
     void afterTheJoinsCompleteSignalDecodingStopsAgain() {
         bolt.execute(Tuples.query("q", QUERY, clock.now(), 0));
         bolt.execute(Tuples.rawBatch(1L, "{\"id\": \"a\"}"));

@@ -44,7 +44,7 @@ public final class Queries {
                                  d.distributionMaxPoints(), d.generatedPointsRounding(), countDistinct, group, distribution,
                                  topK, d.minEmitEveryMs(), d.rateLimitEnabled(), d.rateLimitMaxEmitCount(),
                                  d.rateLimitIntervalMs(), d.metadataEnabled(), d.metadataNames(), d.injectTimestamp(),
-                                 d.timestampKey());
+                                 d.timestampKey(), d.limits());
     }
 
     /** The default settings with another rate limit. */
@@ -54,6 +54,6 @@ public final class Queries {
                                  d.distributionMaxPoints(), d.generatedPointsRounding(), d.countDistinctEntries(),
                                  d.groupEntries(), d.distributionEntries(), d.topKEntries(), d.minEmitEveryMs(), enabled,
                                  maxEmitCount, intervalMs, d.metadataEnabled(), d.metadataNames(), d.injectTimestamp(),
-                                 d.timestampKey());
+                                 d.timestampKey(), d.limits());
     }
 }

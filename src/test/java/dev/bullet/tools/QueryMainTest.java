@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static dev.bullet.testing.Records.mapOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line of {@code scripts/bullet-query.sh} (SPEC §6.11). */
@@ -47,6 +48,33 @@ class QueryMainTest {
 
     private Path file(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aDeeplyNestedQueryIsOneErrorResultWithStatusTwoAndNoStackTrace() throws IOException {
+        String deep = "{\"filters\":[" + "{\"operation\":\"NOT\",\"clauses\":[".repeat(20_000)
+                      + "{\"field\":\"a\",\"operation\":\"==\",\"values\":[\"1\"]}" + "]}".repeat(20_000) + "]}";
+        Path query = file("deep.json", deep);
+        assertEquals(2, run("{\"a\":\"1\"}\n", "--query", query.toString(), "--records", "-"));
+        List<Map<String, Object>> results = results();
+        assertEquals(1, results.size());
+        assertTrue(stdout().contains("bullet.query.max.depth"), stdout());
+        assertFalse(stderr().contains("Exception") || stderr().contains("\tat "), stderr());
+    }
+
+    @Test
+    void hostileRecordLinesAreSkippedAndTheNextOrdinaryOneIsFound() throws IOException {
+        Path query = file("q.json", "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"x\"]}]}");
+        byte[] invalidUtf8 = {'{', '"', 'i', 'd', (byte) 0xFF, '"', ':', '1', '}', '\n'};
+        Path records = dir.resolve("r.jsonl");
+        Files.write(records, ("{\"a\":".repeat(50_000) + "1" + "}".repeat(50_000) + "\n[1]\n").getBytes(StandardCharsets.UTF_8));
+        Files.write(records, invalidUtf8, java.nio.file.StandardOpenOption.APPEND);
+        Files.write(records, "{\"id\":\"x\"}\n".getBytes(StandardCharsets.UTF_8), java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(0, run("", "--query", query.toString(), "--records", records.toString()));
+        assertTrue(stdout().contains("\"id\":\"x\""), stdout());
+        assertTrue(stderr().contains("line 1: nested deeper than"), stderr());
+        assertTrue(stderr().contains("2 malformed line(s) skipped"), stderr());
+        assertFalse(stderr().contains("\tat "), stderr());
     }
 
     @Test
