@@ -15,6 +15,15 @@ import java.util.Map;
  * PubSub) are pointed at the embedded broker. Closing it stops the topology, the cluster and the broker.
  */
 public final class LocalTopology implements AutoCloseable {
+    /**
+     * Settings of the in-process Storm daemons. Every 30 s by default the supervisor's localizer opens fresh
+     * ZooKeeper clients to look for changed blobs and clean its cache: a burst of threads and CPU for nothing in
+     * local mode, where the topology's code never changes.
+     */
+    static final Map<String, Object> DAEMON_CONF = Map.of(
+            "supervisor.localizer.update.blob.interval.secs", 3600,
+            "supervisor.localizer.cleanup.interval.ms", 3_600_000);
+
     private final EmbeddedKafka kafka;
     private final BulletSettings settings;
     private LocalCluster cluster;
@@ -47,7 +56,7 @@ public final class LocalTopology implements AutoCloseable {
         kafka.createTopics(topics);
         LocalTopology local = new LocalTopology(kafka, settings);
         try {
-            local.cluster = new LocalCluster();
+            local.cluster = new LocalCluster.Builder().withDaemonConf(DAEMON_CONF).build();
             local.cluster.submitTopology(settings.getString(SettingsTable.TOPOLOGY_NAME), BulletTopology.config(settings),
                                          BulletTopology.build(settings));
         } catch (Exception e) {

@@ -5,6 +5,7 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.config.StormDefaults;
 import dev.bullet.metrics.MetricsSinks;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.MapRecord;
@@ -96,6 +97,7 @@ public final class BulletTopology {
         conf.registerSerialization(byte[].class);
         conf.registerSerialization(java.util.Collections.emptyMap().getClass(), EmptyMapSerializer.class);
         metrics(settings, conf);
+        conf.putAll(StormDefaults.values()); // idle executors park; topology.* keys of the settings win
         conf.putAll(settings.passthrough());
         return conf;
     }

@@ -22,6 +22,11 @@ import java.util.Map;
  * time, so every Filter task and its Join task agree on when the query began.
  */
 public class QuerySpout extends BaseRichSpout {
+    /**
+     * Longest one {@code nextTuple} waits for queries. Kafka answers a waiting poll as soon as a query arrives, so a
+     * longer wait costs no latency and keeps an idle spout from polling hundreds of times a second.
+     */
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(20);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
@@ -43,7 +48,7 @@ public class QuerySpout extends BaseRichSpout {
     @Override
     public void nextTuple() {
         try {
-            for (PubSubMessage m : subscriber.receive(Duration.ofMillis(1))) {
+            for (PubSubMessage m : subscriber.receive(POLL_TIMEOUT)) {
                 if (m.signal() == Signal.KILL) {
                     collector.emit(Streams.SIGNAL, new Values(m.id(), Signal.KILL.name()));
                 } else if (!m.hasSignal()) {
