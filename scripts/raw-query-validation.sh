@@ -88,11 +88,13 @@ feeder_start "$WORK" "$BOOTSTRAP" "$TOPIC"
 echo "Starting $N simultaneous RAW queries (LIMIT 10, ${DURATION} ms) for the fresh id $ID at $URL ..."
 mkdir -p "$WORK/results"
 for ((i = 1; i <= N; i++)); do
-  printf 'url = "%s/api/bullet/queries/http-query"\nrequest = "POST"\nheader = "Content-Type: application/json"\ndata-binary = "@%s"\noutput = "%s"\nmax-time = %s\nwrite-out = "%%{http_code} %%{filename_effective}\\n"\nnext\n' \
-    "$URL" "$WORK/query.json" "$WORK/results/q$i.json" "$MAX_TIME" >> "$WORK/curl-$(( (i - 1) / CHUNK )).conf"
+  conf="$WORK/curl-$(( (i - 1) / CHUNK )).conf"
+  [[ -s "$conf" ]] && echo next >> "$conf" # separates the transfers of one file
+  printf 'url = "%s/api/bullet/queries/http-query"\nrequest = "POST"\nheader = "Content-Type: application/json"\ndata-binary = "@%s"\noutput = "%s"\nmax-time = %s\nwrite-out = "%%{http_code} %%{filename_effective}\\n"\n' \
+    "$URL" "$WORK/query.json" "$WORK/results/q$i.json" "$MAX_TIME" >> "$conf"
 done
 for conf in "$WORK"/curl-*.conf; do
-  curl -s --parallel --parallel-immediate --parallel-max "$CHUNK" --config "$conf" > "${conf%.conf}.codes" 2> "${conf%.conf}.err" &
+  curl -s --no-progress-meter --parallel --parallel-immediate --parallel-max "$CHUNK" --config "$conf" > "${conf%.conf}.codes" 2> "${conf%.conf}.err" &
   PIDS+=("$!")
 done
 
@@ -131,7 +133,9 @@ done
 for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
 PIDS=()
 echo "Checking the $N results with jq ..."
-# Each file is read as raw lines and parsed here, so a body that is not JSON is one failure, not a jq error.
+# Each file is read as raw lines and parsed here, so a body that is not JSON is one failure, not a jq error; jq joins
+# a last line without a newline to the next file's first, so every file gets one.
+for f in "$WORK"/results/q*.json; do [[ -e "$f" ]] && echo >> "$f"; done
 (cd "$WORK/results" && find . -name 'q*.json' -print0 | xargs -0 jq -nRr --arg id "$ID" '
   reduce inputs as $line ({}; .[input_filename] += $line) | to_entries[] | .key as $file |
   (.value | fromjson? // null) as $r |

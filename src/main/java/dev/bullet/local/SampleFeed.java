@@ -18,14 +18,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The local stack's sample data: seed-shaped records ({@link RecordGenerator}, the records of
- * {@code scripts/generate.sh}) into the firehose topic at a fixed rate, in bursts every 100 ms, on one daemon
+ * {@code scripts/generate.sh}) into the firehose topic at a fixed rate, in bursts every 200 ms, on one daemon
  * thread, until closed. When sending falls behind by more than a second the schedule restarts from now rather than bursting to catch up.
  */
 final class SampleFeed implements AutoCloseable {
     private static final long MAX_LAG_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The feed sends in bursts this far apart: an idle stack then handles ten small batches a second. */
-    private static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The feed sends in bursts this far apart: an idle stack then handles five small batches a second. */
+    private static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Logger LOG = LoggerFactory.getLogger(SampleFeed.class);
 
     private final KafkaProducer<byte[], byte[]> producer;

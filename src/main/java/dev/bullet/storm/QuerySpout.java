@@ -26,7 +26,7 @@ public class QuerySpout extends BaseRichSpout {
      * Longest one {@code nextTuple} waits for queries. Kafka answers a waiting poll as soon as a query arrives, so a
      * longer wait costs no latency and keeps an idle spout from polling hundreds of times a second.
      */
-    static final Duration POLL_TIMEOUT = Duration.ofMillis(20);
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
