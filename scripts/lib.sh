@@ -30,13 +30,22 @@ bullet_build() {
   log="$(mktemp "${TMPDIR:-/tmp}/bullet-build.XXXXXX")"
   echo "Building Bullet (mvn -B -q package -DskipTests; a few minutes the first time, then only when the sources change) ..." >&2
   touch "$log.start"
+  # A background job of a script ignores Ctrl-C: stop Maven ourselves, so nothing is left behind.
+  local traps
+  traps="$(trap -p INT TERM)"
+  pid=""
+  trap '{ [[ -n "$pid" ]] && kill "$pid" && wait "$pid"; } 2>/dev/null || true; rm -f "$log" "$log.start"; exit 130' INT TERM
   (cd "$BULLET_HOME" && exec mvn -B -q package -DskipTests) > "$log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
     if (( (SECONDS - started) % 15 == 0 )); then echo "  ... still building ($(( SECONDS - started )) s)" >&2; fi
   done
-  if ! wait "$pid"; then
+  local status=0
+  wait "$pid" || status=$?
+  trap - INT TERM
+  eval "$traps"
+  if (( status != 0 )); then
     tail -n 40 "$log" >&2
     rm -f "$log" "$log.start"
     die "the build failed (mvn -B -q package -DskipTests in $BULLET_HOME); see the lines above"

@@ -11,6 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,6 +58,28 @@ class ScriptBuildTest {
         assertFalse(run.output().contains("CP="), run.output());
     }
 
+    @Test
+    void stoppingTheScriptDuringTheBuildStopsMaven(@TempDir Path repo) throws Exception {
+        layout(repo, "slow");
+        ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("scripts/t.sh").toString())
+                .redirectErrorStream(true).redirectOutput(repo.resolve("out.txt").toFile());
+        pb.environment().put("PATH", repo.resolve("bin") + ":" + System.getenv("PATH"));
+        Process script = pb.start();
+        script.getOutputStream().close();
+        Path mavenPid = repo.resolve("mvn.pid");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!(Files.exists(mavenPid) && !Files.readString(mavenPid).isBlank()) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling interval
+        }
+        assertTrue(Files.exists(mavenPid), "Maven never started: " + Files.readString(repo.resolve("out.txt")));
+        long pid = Long.parseLong(Files.readString(mavenPid).trim());
+        ProcessHandle maven = ProcessHandle.of(pid).orElseThrow();
+        new ProcessBuilder("kill", "-TERM", String.valueOf(script.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        assertTrue(script.waitFor(30, TimeUnit.SECONDS), "the script did not stop");
+        assertEquals(130, script.exitValue(), Files.readString(repo.resolve("out.txt")));
+        assertTrue(maven.onExit().get(30, TimeUnit.SECONDS) != null && !maven.isAlive(), "Maven was left running");
+    }
+
     /** The repository layout, and a stand-in mvn that exits with {@code status} (building target/ when 0). */
     private static Path layout(Path repo, String status) throws IOException {
         Files.createDirectories(repo.resolve("scripts"));
@@ -78,9 +101,10 @@ class ScriptBuildTest {
         Files.writeString(mvn, """
                 #!/usr/bin/env bash
                 echo run >> '%s'
+                if [[ %s == slow ]]; then echo $$ > mvn.pid; exec sleep 60; fi
                 if [[ %s != 0 ]]; then echo 'COMPILATION ERROR in A.java'; exit %s; fi
                 mkdir -p target/classes && echo /deps/a.jar > target/classpath.txt
-                """.formatted(counter, status, status));
+                """.formatted(counter, status, status, status));
         Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
         return counter;
     }
