@@ -7,14 +7,12 @@ for arg in "$@"; do
   if [[ "$arg" == "--help" || "$arg" == "-h" ]]; then
     if [[ ! -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]]; then
       echo "Usage: bench-engine.sh --records FILE [--queries N] [--seconds S] [--warmup S] [--mix NAME] [--no-decode] [--no-baseline]"
-      echo "(build with 'mvn -B -q package -DskipTests' for the full help)"
+      echo "(the full help comes once the project is built: any script builds it)"
       exit 0
     fi
   fi
 done
-[[ -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]] \
-  || die "the benchmark classes are not built: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
-bullet_classpath
+bullet_classpath tests # builds the benchmark classes (src/test) when they are missing or older than the sources
 # One thread does the work; a fixed heap and a throughput-friendly GC keep runs comparable.
 exec java ${BENCH_JAVA_OPTS:--Xms2g -Xmx2g -XX:+UseParallelGC} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
   -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.EngineBenchmark "$@"

@@ -9,8 +9,6 @@ for arg in "$@"; do
     exit 0
   fi
 done
-[[ -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]] \
-  || die "the benchmark classes are not built: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
-bullet_classpath
+bullet_classpath tests # builds the benchmark classes (src/test) when they are missing or older than the sources
 exec java ${BENCH_JAVA_OPTS:--Xmx2g} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
   -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.MaxQueriesBenchmark "$@"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Data generator for the Bullet firehose topic (SPEC §9): synthetic ~1.8 KiB JSON records into Kafka at a
 # fixed rate, into a file, or the lines of a file sent once. `generate.sh --help` lists the flags.
-# Runs the compiled classes of this repository; build them first with `mvn -B -q package -DskipTests`.
-# Environment: JAVA_HOME (optional), GENERATOR_JAVA_OPTS (JVM flags, default "-Xmx256m -XX:+UseSerialGC").
+# Runs the compiled classes of this repository (built first when missing or older than the sources).
+# Environment: JAVA_HOME (optional), GENERATOR_JAVA_OPTS (JVM flags, default "-Xmx256m -XX:+UseSerialGC
+# -XX:TieredStopAtLevel=1 -Xshare:auto": a quick start matters more than peak speed; pass other flags for --rate max).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,18 +28,9 @@ if [[ -z "$JAVA_MAJOR" || "$JAVA_MAJOR" -lt 17 ]]; then
   fail "Java 17 or newer is required, found: $("$JAVA" -version 2>&1 | head -n 1)"
 fi
 
-if [[ ! -f "$CLASSES/${MAIN_CLASS//.//}.class" || ! -s "$CLASSPATH_FILE" ]]; then
-  for arg in "$@"; do
-    if [[ "$arg" == "--help" || "$arg" == "-h" ]]; then
-      echo "Usage: generate.sh [--bootstrap HOST:PORT] [--topic NAME] [--rate N|max] [--count N | --duration S]"
-      echo "                   [--seed N] [--out FILE] [--records FILE] [--help]"
-      echo "The full help needs the build; see below."
-      break
-    fi
-  done
-  fail "the project is not built ($CLASSES or $CLASSPATH_FILE is missing).
-Build it first:  (cd '$REPO' && mvn -B -q package -DskipTests)"
-fi
+# Builds the project first when target/ is missing or older than the sources (progress on stderr).
+source "$REPO/scripts/lib.sh"
+bullet_build
 
 # Kafka's client logs go to stderr, warnings and errors only, so stdout carries only data (--out -).
 LOG_CONFIG="$REPO/target/log4j2-generate.xml"
@@ -60,7 +52,7 @@ XML
 fi
 
 # shellcheck disable=SC2086  # GENERATOR_JAVA_OPTS is a list of flags
-exec "$JAVA" ${GENERATOR_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC} \
+exec "$JAVA" ${GENERATOR_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto} \
   -Dlog4j2.configurationFile="$LOG_CONFIG" \
   -cp "$CLASSES:$(cat "$CLASSPATH_FILE")" \
   "$MAIN_CLASS" "$@"

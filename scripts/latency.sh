@@ -30,7 +30,7 @@ Timestamps come from the machine's clock: run it on the machine of the stack.
   --json FILE           also write the p50/p99 of every measure as JSON (machine-readable result)
   --help                this text
 
-Needs curl, jq, Java and the build (mvn -B -q package -DskipTests).
+Needs curl, jq and Java; builds the project first if needed.
 Exit codes: 0 every repetition got its record; 1 some did not; 2 bad command line; 3 missing tool or stack not running.
 USAGE
 }

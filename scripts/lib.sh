@@ -12,14 +12,55 @@ require_cmd() {
   command -v "$1" >/dev/null 2>&1 || die "'$1' is needed but not installed (${2:-install it with your package manager})"
 }
 
-# Sets BULLET_CP to the project's classes plus its runtime (and local-mode) dependencies.
+# Builds the project (mvn package) when target/ lacks what the scripts run, or when pom.xml or a file under
+# src/main (src/test too with "tests") is newer than the last build. Once, with a progress line; otherwise it
+# costs one 'find'. Maven's output goes to stderr, so a script's stdout stays data.
+bullet_build() {
+  local stamp="$BULLET_HOME/target/.bullet-build-stamp" sources=("$BULLET_HOME/pom.xml" "$BULLET_HOME/src/main")
+  [[ "${1:-}" == tests ]] && sources+=("$BULLET_HOME/src/test")
+  local built="$stamp" # a build by hand (mvn package) leaves no stamp: its classpath file is as good
+  [[ -f "$stamp" ]] || built="$BULLET_HOME/target/classpath.txt"
+  if [[ -d "$BULLET_HOME/target/classes" && -s "$BULLET_HOME/target/classpath.txt" ]] \
+      && [[ "${1:-}" != tests || -d "$BULLET_HOME/target/test-classes" ]] \
+      && [[ -z "$(find "${sources[@]}" -newer "$built" -print -quit 2>/dev/null)" ]]; then
+    return 0
+  fi
+  require_cmd mvn "Apache Maven 3.8+, e.g. apt-get install maven"
+  local log started=$SECONDS pid
+  log="$(mktemp "${TMPDIR:-/tmp}/bullet-build.XXXXXX")"
+  echo "Building Bullet (mvn -B -q package -DskipTests; a few minutes the first time, then only when the sources change) ..." >&2
+  touch "$log.start"
+  # A background job of a script ignores Ctrl-C: stop Maven ourselves, so nothing is left behind.
+  local traps
+  traps="$(trap -p INT TERM)"
+  pid=""
+  trap '{ [[ -n "$pid" ]] && kill "$pid" && wait "$pid"; } 2>/dev/null || true; rm -f "$log" "$log.start"; exit 130' INT TERM
+  (cd "$BULLET_HOME" && exec mvn -B -q package -DskipTests) > "$log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if (( (SECONDS - started) % 15 == 0 )); then echo "  ... still building ($(( SECONDS - started )) s)" >&2; fi
+  done
+  local status=0
+  wait "$pid" || status=$?
+  trap - INT TERM
+  eval "$traps"
+  if (( status != 0 )); then
+    tail -n 40 "$log" >&2
+    rm -f "$log" "$log.start"
+    die "the build failed (mvn -B -q package -DskipTests in $BULLET_HOME); see the lines above"
+  fi
+  # The stamp is the build's start time: a source edited during the build makes the next script build again.
+  mv -f "$log.start" "$stamp"
+  rm -f "$log"
+  echo "Built in $(( SECONDS - started )) s." >&2
+}
+
+# Sets BULLET_CP to the project's classes plus its runtime (and local-mode) dependencies; builds them if needed.
 bullet_classpath() {
   require_cmd java "a Java 17 runtime, e.g. apt-get install openjdk-17-jre-headless"
-  local classes="$BULLET_HOME/target/classes" cpfile="$BULLET_HOME/target/classpath.txt"
-  if [[ ! -d "$classes" || ! -f "$cpfile" ]]; then
-    die "the project is not built yet: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
-  fi
-  BULLET_CP="$classes:$(cat "$cpfile")"
+  bullet_build "$@"
+  BULLET_CP="$BULLET_HOME/target/classes:$(cat "$BULLET_HOME/target/classpath.txt")"
 }
 
 bullet_java() {
@@ -154,9 +195,7 @@ bench_pipeline() {
       return 0
     fi
   done
-  [[ -d "$BULLET_HOME/target/test-classes/dev/bullet/bench" ]] \
-    || die "the benchmark classes are not built: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
-  bullet_classpath
+  bullet_classpath tests
   mkdir -p "$out"
   java ${BENCH_JAVA_OPTS:--Xms3g -Xmx3g} -Dstorm.jar="$BULLET_HOME/pom.xml" \
     -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \

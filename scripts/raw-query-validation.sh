@@ -11,11 +11,13 @@ Usage: raw-query-validation.sh N [--url URL] [--bootstrap HOST:PORT] [--topic NA
 The seed's Test 3 ("maximum number of parallel RAW queries") against a running stack (scripts/bullet-local.sh):
   1. starts N copies of the seed's query for a fresh id X, all at once, through POST /api/bullet/queries/http-query:
      {"filters":[{"field":"id","operation":"==","values":["X"]}],"aggregation":{"type":"LIMIT","size":10},"duration":MS}
-  2. waits until all N run in the topology (a probe query sent after them finds a marker record),
-  3. sends the 10 records with id X into the firehose topic (scripts/generate.sh --records),
+     (curl runs up to $CHUNK of them per process with --parallel; each answer goes to its own file),
+  2. waits until all N run (GET /api/bullet/queries) and have reached the topology (a probe query sent after them
+     finds a marker record),
+  3. sends the 10 records with id X into the firehose topic once (scripts/generate.sh --records),
   4. waits for the N results and checks with jq that each one holds all 10 records.
 
-  N                     number of simultaneous queries (each is one curl process; mind 'ulimit -u' for thousands)
+  N                     number of simultaneous queries
   --url URL             the REST service (default http://127.0.0.1:9999)
   --bootstrap H:P       Kafka, for the records (default 127.0.0.1:9092)
   --topic NAME          the firehose topic (default bullet.records)
@@ -23,11 +25,12 @@ The seed's Test 3 ("maximum number of parallel RAW queries") against a running s
   --keep                keep the results (one JSON file per query) and print where they are
   --help                this text
 
-Needs curl, jq, Java and the build (mvn -B -q package -DskipTests).
+Needs curl (7.68+, for --parallel), jq and Java; builds the project first if needed.
 Exit codes: 0 every query got all 10 records; 1 some did not; 2 bad command line; 3 missing tool or stack not running.
 USAGE
 }
 
+CHUNK=250 # transfers per curl process (curl runs at most 300 at once)
 URL="http://127.0.0.1:9999"
 BOOTSTRAP="127.0.0.1:9092"
 TOPIC="bullet.records"
@@ -52,7 +55,9 @@ done
 DIE_STATUS=1
 
 require_stack "$URL"
-DIE_STATUS=3 bullet_classpath # generate.sh needs the build; say so now rather than after starting N queries
+curl --help all 2>/dev/null | grep -q -- '--parallel-immediate' \
+  || DIE_STATUS=3 die "this curl ($(curl --version | head -n 1 | cut -d' ' -f2)) lacks --parallel: curl 7.68 or newer is needed"
+DIE_STATUS=3 bullet_classpath # generate.sh needs the build; do it now rather than after starting N queries
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/bullet-raw-validation.XXXXXX")"
 PIDS=()
@@ -70,65 +75,91 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 ID="$(random_id)"
-QUERY="{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"$ID\"]}],\"aggregation\":{\"type\":\"LIMIT\",\"size\":10},\"duration\":$DURATION}"
-MAX_TIME=$(( DURATION / 1000 + 60 ))
+printf '{"filters":[{"field":"id","operation":"==","values":["%s"]}],"aggregation":{"type":"LIMIT","size":10},"duration":%s}' \
+  "$ID" "$DURATION" > "$WORK/query.json"
+MAX_TIME=$(( DURATION / 1000 + 120 ))
 started=$(date +%s)
+elapsed() { echo "$(( $(date +%s) - started )) s"; }
 
+# The record generator starts (a JVM) while the queries go out.
 feeder_start "$WORK" "$BOOTSTRAP" "$TOPIC"
+
+# 1. N queries: curl config files of CHUNK transfers each; one curl process per file runs them all at once.
 echo "Starting $N simultaneous RAW queries (LIMIT 10, ${DURATION} ms) for the fresh id $ID at $URL ..."
+mkdir -p "$WORK/results"
 for ((i = 1; i <= N; i++)); do
-  start_http_query "$URL" "$QUERY" "$WORK/q$i.json" "$MAX_TIME"
-  PIDS+=("$QUERY_PID")
+  conf="$WORK/curl-$(( (i - 1) / CHUNK )).conf"
+  [[ -s "$conf" ]] && echo next >> "$conf" # separates the transfers of one file
+  printf 'url = "%s/api/bullet/queries/http-query"\nrequest = "POST"\nheader = "Content-Type: application/json"\ndata-binary = "@%s"\noutput = "%s"\nmax-time = %s\nwrite-out = "%%{http_code} %%{filename_effective}\\n"\n' \
+    "$URL" "$WORK/query.json" "$WORK/results/q$i.json" "$MAX_TIME" >> "$conf"
+done
+for conf in "$WORK"/curl-*.conf; do
+  curl -s --no-progress-meter --parallel --parallel-immediate --parallel-max "$CHUNK" --config "$conf" > "${conf%.conf}.codes" 2> "${conf%.conf}.err" &
+  PIDS+=("$!")
 done
 
-# 1. every query is running (or has failed already: then it will show below)
-deadline=$(( $(date +%s) + 60 ))
+# 2. every query is running (or has failed already: then it shows below), and has reached the Filter tasks
+deadline=$(( $(date +%s) + 60 + N / 100 ))
+last_print=0
 while :; do
   running="$(count_running "$URL" ".query.filters[0].values[0] == \"$ID\"")"
-  [[ "$running" -ge "$N" ]] && break
-  finished=0
-  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || finished=$((finished + 1)); done
-  (( running + finished >= N )) && break
-  (( $(date +%s) < deadline )) || { echo "only $running of $N queries are running after 60 s" >&2; break; }
-  sleep 0.2
+  answered="$(find "$WORK/results" -name 'q*.json' -size +0 | wc -l)"
+  (( running + answered >= N )) && break
+  if (( $(date +%s) - last_print >= 2 )); then
+    echo "  $running of $N queries running ($(elapsed))"
+    last_print=$(date +%s)
+  fi
+  (( $(date +%s) < deadline )) || { echo "only $running of $N queries are running after $(elapsed)" >&2; break; }
+  sleep 0.5
 done
-echo "$running of $N queries are running ($(( $(date +%s) - started )) s); checking that the topology has them ..."
-
-# 2. they reached the Filter tasks, and records flow
+echo "$running of $N queries are running ($(elapsed)); checking that the topology has them ..."
 await_queries_registered "$URL" 60 "$WORK"
 
-# 3. the 10 records
-echo "Sending the 10 records with id $ID to $TOPIC at $BOOTSTRAP ($(( $(date +%s) - started )) s) ..."
+# 3. the 10 records, once
+echo "Sending the 10 records with id $ID to $TOPIC at $BOOTSTRAP ($(elapsed)) ..."
 for ((k = 0; k < 10; k++)); do
   feed_record "{\"id\":\"$ID\",\"timestamp\":$(now_ms),\"seq\":$k}"
 done
 
-# 4. the results
+# 4. the results, then one jq over all of them: "ok" or the problem, per file
+while :; do
+  answered="$(find "$WORK/results" -name 'q*.json' -size +0 | wc -l)"
+  alive=0
+  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=$((alive + 1)); done
+  (( alive == 0 )) && break
+  echo "  $answered of $N queries answered ($(elapsed))"
+  sleep 2
+done
 for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
 PIDS=()
-pass=0
-failures=()
-for ((i = 1; i <= N; i++)); do
-  code="$(cat "$WORK/q$i.json.code" 2>/dev/null || true)"
-  if [[ "$code" == 200 ]] && jq -e --arg id "$ID" \
-      '(.records | length) == 10 and ([.records[].id] | all(. == $id)) and ([.records[].seq] | sort) == [range(10)]' \
-      "$WORK/q$i.json" > /dev/null 2>&1; then
-    pass=$((pass + 1))
-  else
-    got="$(jq -r '.records | length' "$WORK/q$i.json" 2>/dev/null || echo '?')"
-    error="$(jq -r '.meta.errors[0].error // empty' "$WORK/q$i.json" 2>/dev/null | head -c 200 || true)"
-    curl_error=""
-    if [[ -s "$WORK/q$i.json.err" ]]; then curl_error=" (curl: $(head -c 200 "$WORK/q$i.json.err"))"; fi
-    failures+=("query $i: HTTP ${code:-none}, $got records${error:+: $error}$curl_error")
-  fi
-done
-elapsed=$(( $(date +%s) - started ))
+echo "Checking the $N results with jq ..."
+# Each file is read as raw lines and parsed here, so a body that is not JSON is one failure, not a jq error; jq joins
+# a last line without a newline to the next file's first, so every file gets one.
+for f in "$WORK"/results/q*.json; do [[ -e "$f" ]] && echo >> "$f"; done
+(cd "$WORK/results" && find . -name 'q*.json' -print0 | xargs -0 jq -nRr --arg id "$ID" '
+  reduce inputs as $line ({}; .[input_filename] += $line) | to_entries[] | .key as $file |
+  (.value | fromjson? // null) as $r |
+  if $r == null then "\($file) not JSON: \(.value[0:200])"
+  elif (($r.records // []) | length) == 10 and ([$r.records[].id] | all(. == $id))
+       and ([$r.records[].seq] | sort) == [range(10)] then "\($file) ok"
+  else "\($file) \($r.records // [] | length) records\(if $r.meta.errors then ": " + ($r.meta.errors[0].error // "" | tostring) else "" end)"
+  end') > "$WORK/checked.txt"
+pass="$(grep -c ' ok$' "$WORK/checked.txt" || true)"
 
 if (( pass == N )); then
-  echo "PASS: all $N simultaneous RAW queries returned all 10 records of id $ID (${elapsed} s)"
+  echo "PASS: all $N simultaneous RAW queries returned all 10 records of id $ID ($(elapsed))"
   exit 0
 fi
-echo "FAIL: $pass of $N queries returned all 10 records of id $ID; $((N - pass)) did not (${elapsed} s):"
+failures=()
+while read -r code file; do
+  [[ "$code" == 200 ]] || failures+=("${file##*/}: HTTP $code$(head -c 200 "$file" 2>/dev/null | tr '\n' ' ' | sed 's/^/: /')")
+done < <(cat "$WORK"/curl-*.codes)
+while read -r file what; do
+  [[ "$what" == ok ]] || failures+=("${file##*/}: $what")
+done < "$WORK/checked.txt"
+missing=$(( N - $(wc -l < "$WORK/checked.txt") ))
+(( missing > 0 )) && failures+=("$missing queries have no answer file (curl: $(cat "$WORK"/curl-*.err | sort -u | head -c 300))")
+echo "FAIL: $pass of $N queries returned all 10 records of id $ID; $((N - pass)) did not ($(elapsed)):"
 for f in "${failures[@]:0:10}"; do echo "  $f"; done
 (( ${#failures[@]} > 10 )) && echo "  ... and $(( ${#failures[@]} - 10 )) more"
 exit 1

@@ -185,7 +185,7 @@ case "$cmd" in
   submit)
     bullet_classpath
     jar="$(ls "$BULLET_HOME"/target/bullet-storm-*.jar 2>/dev/null | grep -v original- | head -1)"
-    [[ -n "$jar" ]] || die "no topology jar: run 'mvn -B -q package -DskipTests' in $BULLET_HOME first"
+    [[ -n "$jar" ]] || die "no topology jar in $BULLET_HOME/target after the build"
     copts=(); args=()
     while (($#)); do
       if [[ "$1" == "-c" && $# -ge 2 ]]; then copts+=("$2"); shift 2; else args+=("$1"); shift; fi

@@ -392,6 +392,11 @@ public final class SettingsTable {
             }
             out.append(line).append('\n');
         }
+        out.append("\n# ").append("=".repeat(100)).append('\n')
+                .append("# Storm: how idle executors wait (Bullet's choice, set for the topology; uncomment to change)\n")
+                .append("# ").append("=".repeat(100)).append('\n');
+        StormDefaults.values().forEach((key, value) -> out.append('\n').append(comment(StormDefaults.doc(key)))
+                .append("# ").append(key).append(":").append(renderValue(value)).append('\n'));
         return out.toString();
     }
 

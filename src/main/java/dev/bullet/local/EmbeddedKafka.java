@@ -267,6 +267,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("group.initial.rebalance.delay.ms", "0");
         // The default pins 128 MiB of heap for log compaction.
         p.put("log.cleaner.dedupe.buffer.size", "2097152");
+        // A local broker serves a few clients: Kafka's defaults (8 request handlers, 3 network threads) only add
+        // threads that wake up for nothing.
+        p.put("num.io.threads", "2");
+        p.put("num.network.threads", "1");
         return p;
     }
 

@@ -9,6 +9,7 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.config.StormDefaults;
 import dev.bullet.metrics.MetricsSinks;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.storm.TopologyNames.Components;
@@ -107,6 +108,7 @@ public final class BulletTopology {
         conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
         KryoRegistrations.register(conf);
         metrics(settings, conf);
+        conf.putAll(StormDefaults.values()); // idle executors park; topology.* keys of the settings win
         conf.putAll(settings.passthrough());
         return conf;
     }

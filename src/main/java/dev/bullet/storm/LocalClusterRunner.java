@@ -5,12 +5,23 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 import org.apache.storm.LocalCluster;
 
+import java.util.Map;
+
 /**
  * The topology in Storm's in-process {@code LocalCluster}: the same topology and config as {@code storm jar}
  * submits to a cluster. Used by local mode ({@code dev.bullet.local}), which owns the Kafka broker around it.
  * Closing it kills the topology and stops the cluster.
  */
 public final class LocalClusterRunner implements AutoCloseable {
+    /**
+     * Settings of the in-process Storm daemons. Every 30 s by default the supervisor's localizer opens fresh
+     * ZooKeeper clients to look for changed blobs and clean its cache: a burst of threads and CPU for nothing in
+     * local mode, where the topology's code never changes.
+     */
+    static final Map<String, Object> DAEMON_CONF = Map.of(
+            "supervisor.localizer.update.blob.interval.secs", 3600,
+            "supervisor.localizer.cleanup.interval.ms", 3_600_000);
+
     private final String name;
     private LocalCluster cluster;
 
@@ -22,7 +33,7 @@ public final class LocalClusterRunner implements AutoCloseable {
     public static LocalClusterRunner start(BulletSettings settings) {
         LocalClusterRunner runner = new LocalClusterRunner(settings.getString(SettingsTable.TOPOLOGY_NAME));
         try {
-            runner.cluster = new LocalCluster();
+            runner.cluster = new LocalCluster.Builder().withDaemonConf(DAEMON_CONF).build();
             runner.cluster.submitTopology(runner.name, BulletTopology.config(settings), BulletTopology.build(settings));
         } catch (Exception e) {
             runner.close();

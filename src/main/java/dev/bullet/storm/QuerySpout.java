@@ -26,6 +26,11 @@ import java.util.Map;
 public class QuerySpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Longest one {@code nextTuple} waits for queries. Kafka answers a waiting poll as soon as a query arrives, so a
+     * longer wait costs no latency and keeps an idle spout from polling hundreds of times a second.
+     */
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
@@ -50,7 +55,7 @@ public class QuerySpout extends BaseRichSpout {
     @Override
     public void nextTuple() {
         try {
-            for (PubSubMessage m : subscriber.receive(Duration.ofMillis(1))) {
+            for (PubSubMessage m : subscriber.receive(POLL_TIMEOUT)) {
                 if (m.signal() == Signal.KILL) {
                     collector.emit(Streams.SIGNAL, new Values(m.id(), Signal.KILL.name()));
                 } else if (!m.hasSignal()) {

@@ -20,12 +20,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The scripts as a user runs them: {@code scripts/bullet-local.sh} as a real process (Kafka, topology, REST in one
- * JVM), the seed's Test 3 with {@code scripts/raw-query-validation.sh 50} and Tests 1-2 with {@code scripts/latency.sh}
+ * JVM), the seed's Test 3 with {@code scripts/raw-query-validation.sh 200} and Tests 1-2 with {@code scripts/latency.sh}
  * against it, then Ctrl-C (SIGINT) must stop everything and free the ports. Needs the build's {@code target/classes}
  * and {@code target/classpath.txt} (the package phase, before Failsafe).
  */
@@ -117,11 +118,13 @@ class LocalStackIT {
             assertTrue(printed(printed).contains("curl -s -X POST " + url + "/api/bullet/queries/http-query"),
                        "prints an example curl: " + printed(printed));
 
-            Run validation = run(List.of("scripts/raw-query-validation.sh", "50", "--url", url, "--bootstrap", bootstrap),
+            Run validation = run(List.of("scripts/raw-query-validation.sh", "200", "--url", url, "--bootstrap", bootstrap),
                                  null);
             assertEquals(0, validation.exitCode(), validation.output() + "\nstack log tail: " + tail(log));
-            assertTrue(validation.output().contains("PASS: all 50 simultaneous RAW queries returned all 10 records"),
+            assertTrue(validation.output().contains("PASS: all 200 simultaneous RAW queries returned all 10 records"),
                        validation.output());
+            assertTrue(validation.output().contains("of 200 queries are running"), "progress: " + validation.output());
+            assertNoStackTrace(validation.output());
 
             Run latency = run(List.of("scripts/latency.sh", "--url", url, "--bootstrap", bootstrap,
                                       "--repetitions", "3"), null);
@@ -129,6 +132,7 @@ class LocalStackIT {
             assertTrue(latency.output().contains("Test 1 (minimum latency: RAW, no filter, LIMIT 1): 3 of 3"),
                        latency.output());
             assertTrue(latency.output().contains("record sent -> Query Finished (time to find)"), latency.output());
+            assertNoStackTrace(latency.output());
         } finally {
             List<ProcessHandle> family = new ArrayList<>(stack.descendants().toList());
             family.add(stack.toHandle());
@@ -144,9 +148,15 @@ class LocalStackIT {
             }
         }
         assertTrue(printed(printed).contains("bullet-local: stopped"), printed(printed));
+        assertNoStackTrace(Files.readString(log, StandardCharsets.UTF_8));
         for (int port : new int[] {restPort, kafkaPort, kafkaPort + 1}) {
             assertTrue(isFree(port), "port " + port + " is still taken after the stack stopped");
         }
+    }
+
+    /** A normal run prints no stack trace (issue 12): problems are one clear line. */
+    private static void assertNoStackTrace(String output) {
+        assertFalse(output.contains("\tat ") || output.contains("Exception in thread"), "a stack trace: " + output);
     }
 
     /** Runs a script from the repository root; output is stdout and stderr together. */
