@@ -10,6 +10,7 @@ import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.re2j.PatternSyntaxException;
+import dev.bullet.bql.Bql;
 import dev.bullet.common.BulletError;
 import dev.bullet.record.FieldPath;
 
@@ -48,14 +49,59 @@ public final class QueryParser {
         }
     }
 
-    public Result parse(String json) {
+    /**
+     * Parses a query text: JSON (SPEC §6), or BQL (bullet-bql's SQL dialect) given bare or as {@code {"query": "..."}}.
+     * A BQL query is translated into its JSON form and validated as that; its {@link Query#original()} is the BQL
+     * string as submitted.
+     */
+    public Result parse(String text) {
+        if (Bql.looksLikeBql(text)) {
+            return parseBql(text);
+        }
         JsonElement root;
         try {
-            root = parseStrict(json);
+            root = parseStrict(text);
         } catch (JsonParseException | IOException | IllegalStateException e) {
-            return failure(malformed(e, json));
+            return failure(malformed(e, text));
         }
-        return parse(root);
+        String wrapped = wrappedBql(root);
+        return wrapped != null ? parseBql(wrapped) : parse(root);
+    }
+
+    /** Parses a text as BQL, whatever it looks like. */
+    public Result parseBql(String bql) {
+        Bql.Translation translation = Bql.translate(bql);
+        if (!translation.isValid()) {
+            return new Result(null, translation.errors());
+        }
+        Result result = new Builder(settings, translation.query()).build();
+        if (!result.isValid()) {
+            return result;
+        }
+        Query q = result.query();
+        return new Result(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), q.window(),
+                                    q.durationMs(), new JsonPrimitive(bql), q.warnings()), List.of());
+    }
+
+    /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */
+    public static String bqlOf(String text) {
+        if (Bql.looksLikeBql(text)) {
+            return text;
+        }
+        try {
+            return wrappedBql(parseStrict(text));
+        } catch (JsonParseException | IOException | IllegalStateException e) {
+            return null;
+        }
+    }
+
+    /** The BQL of {@code {"query": "SELECT ..."}} (the object's only member), or null. */
+    private static String wrappedBql(JsonElement root) {
+        if (root == null || !root.isJsonObject() || root.getAsJsonObject().size() != 1) {
+            return null;
+        }
+        JsonElement q = root.getAsJsonObject().get("query");
+        return q != null && q.isJsonPrimitive() && q.getAsJsonPrimitive().isString() ? q.getAsString() : null;
     }
 
     public Result parse(JsonElement root) {

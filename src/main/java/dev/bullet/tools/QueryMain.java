@@ -20,13 +20,14 @@ import java.nio.file.Path;
  */
 public final class QueryMain {
     static final String USAGE = String.join("\n",
-            "Usage: bullet-query.sh --query FILE|- --records FILE|- [--bullet-conf FILE]",
+            "Usage: bullet-query.sh --query FILE|- --records FILE|- [--bql] [--bullet-conf FILE]",
             "",
             "Runs one Bullet query over a file of JSON records (one object per line, in order, as if they",
             "arrived live) and prints every result - each closed window, then the final result - as one",
             "JSON line on stdout. At the end of the input the query's duration counts as elapsed.",
             "",
-            "  --query FILE        the query JSON ('-' reads it from stdin)",
+            "  --query FILE        the query: JSON, or BQL (recognised by its first word) ('-' reads stdin)",
+            "  --bql               read the query as BQL whatever it looks like",
             "  --records FILE      the records, JSON lines ('-' reads them from stdin)",
             "  --bullet-conf FILE  settings (query limits, sketch sizes, metadata), as for the topology",
             "  --help              this text",
@@ -45,11 +46,16 @@ public final class QueryMain {
         String queryArg = null;
         String recordsArg = null;
         String confArg = null;
+        boolean bql = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
                 out.println(USAGE);
                 return 0;
+            }
+            if (a.equals("--bql")) {
+                bql = true;
+                continue;
             }
             if (i + 1 >= args.length || !(a.equals("--query") || a.equals("--records") || a.equals("--bullet-conf"))) {
                 err.println(a.startsWith("--") && i + 1 >= args.length && a.matches("--(query|records|bullet-conf)")
@@ -94,7 +100,7 @@ public final class QueryMain {
             try (BufferedReader records = recordsArg.equals("-")
                     ? new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))
                     : Files.newBufferedReader(Path.of(recordsArg), StandardCharsets.UTF_8)) {
-                OfflineRunner.Outcome outcome = new OfflineRunner(settings, Clock.SYSTEM).run(query, records, result -> {
+                OfflineRunner.Outcome outcome = new OfflineRunner(settings, Clock.SYSTEM).run(query, bql, records, result -> {
                     writer.println(result.toJson());
                     writer.flush();
                 }, err);
