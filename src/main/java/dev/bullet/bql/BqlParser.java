@@ -107,7 +107,8 @@ final class BqlParser {
         String list = what.length == 1 ? what[0]
                 : String.join(", ", List.of(what).subList(0, what.length - 1)) + " or " + what[what.length - 1];
         return new BqlSyntaxException(t.line(), t.column(), "expected " + list + ", found " + t.describe(),
-                                      "Write " + what[0] + " here (see the BQL grammar in the README)");
+                                      (what.length == 1 ? "Write " + what[0] : "Write one of " + list)
+                                      + " here (the BQL grammar is in the README)");
     }
 
     private long wholeNumber(String what) {

@@ -1009,7 +1009,8 @@ final class BqlTranslator {
                 error(right.pos(), "comparing with NULL is never true in BQL", "Write " + name(left) + " IS NULL or IS NOT NULL");
                 return null;
             }
-            values = single(literalText(l));
+            values = new JsonArray();
+            values.add(typedValue(l));
         } else if (right instanceof BqlAst.Field || columns != null) {
             String other = operandField(right, columns, where);
             if (other == null) {
@@ -1084,9 +1085,26 @@ final class BqlTranslator {
                       "List literal values; test for null with IS NULL");
                 return null;
             }
-            values.add(literalText(l));
+            values.add(typedValue(l));
         }
         return values;
+    }
+
+    /**
+     * A literal as a filter value: a string stays a plain value (cast to the field's type, SPEC §6.2); a number or
+     * boolean carries its type, so that, as in BQL, {@code id > 5} is not true of {@code id = "a"} by comparing
+     * strings.
+     */
+    private static com.google.gson.JsonElement typedValue(Literal l) {
+        Object v = l.value();
+        if (v instanceof String s) {
+            return new com.google.gson.JsonPrimitive(s);
+        }
+        JsonObject value = new JsonObject();
+        value.addProperty("kind", "VALUE");
+        value.addProperty("value", v.toString());
+        value.addProperty("type", v instanceof Boolean ? "BOOLEAN" : v instanceof Integer || v instanceof Long ? "LONG" : "DOUBLE");
+        return value;
     }
 
     private static String literalText(Literal l) {
