@@ -847,7 +847,9 @@ final class BqlTranslator {
         flattenAnd(q.where(), conjuncts);
         for (Expr e : conjuncts) {
             JsonObject c = clause(e, false, null, "WHERE");
-            if (c != null) {
+            if (c != null && c.has("clauses") && c.get("operation").getAsString().equals("AND")) {
+                c.getAsJsonArray("clauses").forEach(filters::add);
+            } else if (c != null) {
                 filters.add(c);
             }
         }
