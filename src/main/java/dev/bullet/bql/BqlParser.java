@@ -331,7 +331,7 @@ final class BqlParser {
         Expr left = level(level - 1);
         while (true) {
             Token t = peek();
-            Pos p = pos(t);
+            Pos p = left.pos();
             switch (level) {
                 case MUL, ADD -> {
                     Set<String> ops = level == MUL ? Set.of("*", "/", "%") : Set.of("+", "-");
