@@ -4,9 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.bullet.bql.Bql;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.JsonDepth;
 import dev.bullet.common.Limits;
@@ -44,22 +46,88 @@ public final class QueryParser {
         }
     }
 
-    public Result parse(String json) {
+    /**
+     * Parses a query text: JSON (SPEC §6), or BQL (bullet-bql's SQL dialect) given bare or as {@code {"query": "..."}}.
+     * A BQL query is translated into its JSON form and validated as that; its {@link Query#original()} is the BQL
+     * string as submitted.
+     */
+    public Result parse(String text) {
+        if (Bql.looksLikeBql(text)) {
+            return parseBql(text);
+        }
         Limits limits = settings.limits();
         // before any recursive parse: an iterative scan, so 100,000 nested NOTs cannot overflow the stack
-        if (JsonDepth.exceeds(json, limits.queryDepth())) {
-            return failure(BulletError.of("The query nests deeper than " + limits.queryDepth() + " levels of JSON objects "
-                                          + "and lists (bullet.query.max.depth)",
-                                          "Flatten it: AND and OR take many clauses, NOT(NOT(x)) is x; or raise "
-                                          + "bullet.query.max.depth"));
+        if (JsonDepth.exceeds(text, limits.queryDepth())) {
+            return failure(tooDeep(limits));
         }
         JsonElement root;
         try {
-            root = parseStrict(json);
+            root = parseStrict(text);
         } catch (JsonParseException | IOException | IllegalStateException | NumberFormatException e) {
-            return failure(MalformedJson.error(e, json));
+            return failure(MalformedJson.error(e, text));
         }
-        return parse(root);
+        String wrapped = wrappedBql(root);
+        return wrapped != null ? parseBql(wrapped) : parse(root);
+    }
+
+    private static BulletError tooDeep(Limits limits) {
+        return BulletError.of("The query nests deeper than " + limits.queryDepth() + " levels (bullet.query.max.depth)",
+                              "Flatten it: AND and OR take many clauses, NOT(NOT(x)) is x; or raise "
+                              + "bullet.query.max.depth");
+    }
+
+    /** Parses a text as BQL, whatever it looks like. */
+    public Result parseBql(String bql) {
+        // the BQL parser is recursive: bound its nesting first, as for JSON
+        if (parenthesisDepth(bql) > settings.limits().queryDepth()) {
+            return failure(tooDeep(settings.limits()));
+        }
+        Bql.Translation translation = Bql.translate(bql);
+        if (!translation.isValid()) {
+            return new Result(null, translation.errors());
+        }
+        Result result = build(translation.query());
+        if (!result.isValid()) {
+            return result;
+        }
+        Query q = result.query();
+        return new Result(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), q.window(),
+                                    q.durationMs(), new JsonPrimitive(bql), q.warnings()), List.of());
+    }
+
+    private static int parenthesisDepth(String text) {
+        int depth = 0;
+        int max = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(' || c == '[') {
+                max = Math.max(max, ++depth);
+            } else if (c == ')' || c == ']') {
+                depth--;
+            }
+        }
+        return max;
+    }
+
+    /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */
+    public static String bqlOf(String text) {
+        if (Bql.looksLikeBql(text)) {
+            return text;
+        }
+        try {
+            return wrappedBql(parseStrict(text));
+        } catch (JsonParseException | IOException | IllegalStateException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The BQL of {@code {"query": "SELECT ..."}} (the object's only member), or null. */
+    private static String wrappedBql(JsonElement root) {
+        if (root == null || !root.isJsonObject() || root.getAsJsonObject().size() != 1) {
+            return null;
+        }
+        JsonElement q = root.getAsJsonObject().get("query");
+        return q != null && q.isJsonPrimitive() && q.getAsJsonPrimitive().isString() ? q.getAsString() : null;
     }
 
     public Result parse(JsonElement root) {

@@ -1,6 +1,7 @@
 package dev.bullet.rest;
 
 import com.google.gson.JsonElement;
+import dev.bullet.bql.Bql;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
@@ -79,8 +80,11 @@ public final class QueryService implements AutoCloseable {
     public record Refused(Refusal reason, String errorJson) implements Submission {
     }
 
-    /** The outcome of {@link #validate}: valid when there are no errors. Warnings report clamped values. */
-    public record Validation(List<BulletError> errors, List<BulletError> warnings) {
+    /**
+     * The outcome of {@link #validate}: valid when there are no errors. Warnings report clamped values;
+     * {@code jsonForm} is the JSON query a valid BQL query became (null for a JSON query).
+     */
+    public record Validation(List<BulletError> errors, List<BulletError> warnings, JsonElement jsonForm) {
         public boolean valid() {
             return errors.isEmpty();
         }
@@ -233,8 +237,11 @@ public final class QueryService implements AutoCloseable {
     /** Parses and validates the query without running it. */
     public Validation validate(String body) {
         QueryParser.Result parsed = parser.parse(body);
-        return parsed.isValid() ? new Validation(List.of(), parsed.query().warnings())
-                                : new Validation(parsed.errors(), List.of());
+        if (!parsed.isValid()) {
+            return new Validation(parsed.errors(), List.of(), null);
+        }
+        String bql = QueryParser.bqlOf(body);
+        return new Validation(List.of(), parsed.query().warnings(), bql == null ? null : Bql.translate(bql).query());
     }
 
     /** The queries submitted through this instance that are running, oldest first. */

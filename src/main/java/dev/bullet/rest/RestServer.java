@@ -249,6 +249,9 @@ public final class RestServer implements AutoCloseable {
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("valid", true);
+            if (validation.jsonForm() != null) {
+                out.put("query", validation.jsonForm());
+            }
             if (!validation.warnings().isEmpty()) {
                 out.put("warnings", validation.warnings());
             }

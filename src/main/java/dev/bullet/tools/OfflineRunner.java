@@ -36,9 +36,17 @@ public final class OfflineRunner {
         this.clock = clock;
     }
 
-    public Outcome run(String queryJson, BufferedReader records, Consumer<Result> sink, PrintStream diagnostics)
+    /** Runs a query given as JSON or BQL (told apart by {@link QueryParser#parse(String)}). */
+    public Outcome run(String query, BufferedReader records, Consumer<Result> sink, PrintStream diagnostics)
             throws IOException {
-        QueryParser.Result parsed = new QueryParser(settings).parse(queryJson);
+        return run(query, false, records, sink, diagnostics);
+    }
+
+    /** Runs a query; with {@code bql} the text is read as BQL whatever it looks like. */
+    public Outcome run(String queryText, boolean bql, BufferedReader records, Consumer<Result> sink, PrintStream diagnostics)
+            throws IOException {
+        QueryParser parser = new QueryParser(settings);
+        QueryParser.Result parsed = bql ? parser.parseBql(queryText) : parser.parse(queryText);
         if (!parsed.isValid()) {
             sink.accept(Result.errors(parsed.errors()));
             return new Outcome(false, 0, 0, 0);

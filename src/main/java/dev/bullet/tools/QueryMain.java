@@ -37,8 +37,11 @@ public final class QueryMain {
              footer = {"Exit status: 0 ran, 2 invalid query or arguments (the error result is printed), 1 unreadable file.",
                        "Malformed record lines are reported on stderr and skipped."})
     static final class Options implements Cli.Validated {
-        @Option(names = "--query", paramLabel = "FILE", description = "the query JSON ('-' reads it from stdin)")
+        @Option(names = "--query", paramLabel = "FILE",
+                description = "the query: JSON, or BQL (recognised by its first word) ('-' reads it from stdin)")
         private String query;
+        @Option(names = "--bql", description = "read the query as BQL whatever it looks like")
+        private boolean bql;
         @Option(names = "--records", paramLabel = "FILE", description = "the records, JSON lines ('-' reads them from stdin)")
         private String records;
         @Option(names = "--bullet-conf", paramLabel = "FILE",
@@ -86,7 +89,7 @@ public final class QueryMain {
             // ill-formed UTF-8 is read as U+FFFD (as gson and the topology do), never a read error
             try (BufferedReader records = new BufferedReader(new InputStreamReader(
                     recordsArg.equals("-") ? stdin : Files.newInputStream(Path.of(recordsArg)), StandardCharsets.UTF_8))) {
-                OfflineRunner.Outcome outcome = new OfflineRunner(settings, Clock.SYSTEM).run(query, records, result -> {
+                OfflineRunner.Outcome outcome = new OfflineRunner(settings, Clock.SYSTEM).run(query, options.bql, records, result -> {
                     writer.println(result.toJson());
                     writer.flush();
                 }, err);

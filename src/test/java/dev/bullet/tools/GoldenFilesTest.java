@@ -1,5 +1,7 @@
 package dev.bullet.tools;
 
+import com.google.gson.JsonParser;
+import dev.bullet.bql.Bql;
 import dev.bullet.record.JsonCodec;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -27,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Golden files for the offline runner's wire format (SPEC §6.11): every folder under {@code golden/} holds a
- * {@code query.json}, a {@code records.jsonl} and the {@code expected.jsonl} results, one JSON object per line, written
+ * {@code query.json} (or a BQL {@code query.bql}, with the JSON query it becomes in {@code translated.json}), a {@code records.jsonl} and the {@code expected.jsonl} results, one JSON object per line, written
  * by hand from the SPEC; an optional {@code status} file holds the exit status (default 0) and an {@code unordered} file
  * lets the records of a result come in any order (GROUP rows have no specified order).
  *
@@ -54,7 +56,15 @@ class GoldenFilesTest {
     private static void check(Path dir) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] args = {"--query", dir.resolve("query.json").toString(), "--records", dir.resolve("records.jsonl").toString()};
+        Path bql = dir.resolve("query.bql");
+        Path translated = dir.resolve("translated.json");
+        if (Files.exists(translated)) {
+            Bql.Translation translation = Bql.translate(Files.readString(bql, StandardCharsets.UTF_8));
+            assertEquals(JsonParser.parseString(Files.readString(translated, StandardCharsets.UTF_8)), translation.query(),
+                         "the JSON form of the BQL (translated.json); errors: " + translation.errors());
+        }
+        Path query = Files.exists(bql) ? bql : dir.resolve("query.json");
+        String[] args = {"--query", query.toString(), "--records", dir.resolve("records.jsonl").toString()};
         int status = QueryMain.run(args, InputStream.nullInputStream(), new PrintStream(out, true, StandardCharsets.UTF_8),
                                    new PrintStream(err, true, StandardCharsets.UTF_8));
         String stdout = out.toString(StandardCharsets.UTF_8);

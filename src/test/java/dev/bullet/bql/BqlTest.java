@@ -1,0 +1,128 @@
+package dev.bullet.bql;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.bullet.common.BulletError;
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** BQL into the JSON model: the invalid-BQL catalogue (with positions) and the mapping rules that golden files do not show. */
+class BqlTest {
+    private final QueryParser parser = new QueryParser(QuerySettings.defaults());
+
+    /** The catalogue in {@code bql/invalid-catalogue.txt}: every entry fails with its message and a resolution. */
+    @TestFactory
+    Stream<DynamicTest> invalidCatalogue() throws IOException {
+        List<String[]> entries = new ArrayList<>();
+        try (InputStream in = BqlTest.class.getResourceAsStream("/bql/invalid-catalogue.txt")) {
+            assertNotNull(in, "the catalogue on the test classpath");
+            String query = null;
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.startsWith("#") || line.isBlank()) {
+                    continue;
+                }
+                if (line.startsWith("=> ")) {
+                    entries.add(new String[] {query, line.substring(3)});
+                    query = null;
+                } else {
+                    query = line.replace("\\n", "\n");
+                }
+            }
+        }
+        assertTrue(entries.size() >= 40, "about 50 entries, found " + entries.size());
+        return entries.stream().map(e -> DynamicTest.dynamicTest(e[0].replace("\n", " / "), () -> {
+            QueryParser.Result result = parser.parse(e[0]);
+            assertFalse(result.isValid(), "should be invalid: " + e[0]);
+            List<BulletError> errors = result.errors();
+            assertTrue(errors.stream().anyMatch(x -> x.error().contains(e[1])), "'" + e[1] + "' in " + errors);
+            errors.forEach(x -> assertFalse(x.resolutions().isEmpty(), "a resolution for " + x));
+        }));
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        QueryParser.Result result = parser.parse("SELECT * FROM STREAM(0, TIME) WHERE a = NULL AND b + 1 = 2 LIMIT 0");
+        assertEquals(4, result.errors().size(), result.errors().toString());
+    }
+
+    @Test
+    void seedQueryInBqlBecomesTheSeedQueryJson() {
+        Bql.Translation t = Bql.translate("SELECT * FROM STREAM(30000, TIME) WHERE id = 'c39ba8cfe8' LIMIT 10");
+        assertEquals(JsonParser.parseString("{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"c39ba8cfe8\"]}],"
+                                            + "\"aggregation\":{\"type\":\"RAW\",\"size\":10},\"duration\":30000}"), t.query());
+    }
+
+    @Test
+    void keywordsAreCaseInsensitiveAndNamesKeepTheirCase() {
+        JsonObject q = Bql.translate("select Id as \"the id\", count from stream() where Id == 'x' limit 1;").query();
+        assertEquals("{\"Id\":\"the id\",\"count\":\"count\"}", q.getAsJsonObject("projection").get("fields").toString());
+        assertEquals("Id", q.getAsJsonArray("filters").get(0).getAsJsonObject().get("field").getAsString());
+    }
+
+    @Test
+    void notIsPushedDownNullSafely() {
+        JsonObject q = Bql.translate("SELECT * FROM STREAM() WHERE NOT (a RLIKE 'x.*' OR CONTAINSKEY(m, 'k'))").query();
+        String filters = q.get("filters").toString();
+        // each negated test also requires its field to be present, as BQL's unknown (null) is never true
+        assertTrue(filters.contains("{\"field\":\"a\",\"operation\":\"!=\",\"values\":[null]}"), filters);
+        assertTrue(filters.contains("{\"field\":\"m\",\"operation\":\"!=\",\"values\":[null]}"), filters);
+        assertEquals(2, q.getAsJsonArray("filters").size(), "the AND of the negations is the top-level list: " + filters);
+    }
+
+    @Test
+    void specialKNeedsEveryCondition() {
+        String topK = "SELECT a, COUNT(*) FROM STREAM() GROUP BY a ORDER BY COUNT(*) DESC LIMIT 3";
+        assertEquals("TOP K", type(topK));
+        assertEquals("GROUP", type(topK.replace("DESC", "ASC")));
+        assertEquals("GROUP", type(topK.replace(" LIMIT 3", "")));
+        assertEquals("GROUP", type("SELECT a, COUNT(*) FROM STREAM() GROUP BY a HAVING COUNT(*) > 2 ORDER BY COUNT(*) DESC LIMIT 3"));
+    }
+
+    private static String type(String bql) {
+        Bql.Translation t = Bql.translate(bql);
+        assertTrue(t.isValid(), t.errors().toString());
+        return t.query().getAsJsonObject("aggregation").get("type").getAsString();
+    }
+
+    @Test
+    void metaQueryIsTheBqlAsSubmittedBareOrWrapped() {
+        String bql = "SELECT a FROM STREAM() LIMIT 1";
+        Query bare = parser.parse("  " + bql).query();
+        assertEquals("  " + bql, bare.original().getAsString());
+        Query wrapped = parser.parse("{\"query\": \"" + bql + "\"}").query();
+        assertEquals(bql, wrapped.original().getAsString());
+        assertEquals(1, wrapped.aggregation().size());
+    }
+
+    @Test
+    void jsonQueriesAreNotTakenForBql() {
+        assertFalse(Bql.looksLikeBql(" {\"aggregation\": {}}"));
+        assertFalse(Bql.looksLikeBql("[1]"));
+        assertTrue(Bql.looksLikeBql("\n select * from stream()"));
+        assertTrue(parser.parse("{\"query\": \"SELECT * FROM STREAM()\", \"duration\": 5}").errors().get(0).error()
+                         .contains("Unknown query member \"query\""), "a query member among others is not the BQL wrapper");
+    }
+
+    @Test
+    void streamMaxAsksForTheLongestDuration() {
+        Query q = parser.parse("SELECT * FROM STREAM(MAX, TIME)").query();
+        assertEquals(QuerySettings.defaults().maxDurationMs(), q.durationMs());
+        assertEquals(1, q.warnings().size(), "the clamping is reported");
+    }
+}
