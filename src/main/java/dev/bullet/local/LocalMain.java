@@ -162,6 +162,7 @@ public final class LocalMain {
         String curl = "curl -s -X POST " + url + RestServer.HTTP_QUERY + " -H 'Content-Type: application/json' -d ";
         out.println();
         out.println("Bullet is running (Ctrl-C stops everything):");
+        out.println("  Console       " + url + "/console   (open it in a browser)");
         out.println("  REST service  " + url + RestServer.API + "   (health: curl -s " + url + RestServer.HEALTH + ")");
         out.println("  Kafka         " + stack.kafkaBootstrapServers() + "   (records topic "
                     + stack.settings().getString(SettingsTable.DATASOURCE_KAFKA_TOPIC) + ")");

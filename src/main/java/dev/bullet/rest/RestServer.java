@@ -54,6 +54,8 @@ public final class RestServer implements AutoCloseable {
     public static final String SSE_QUERY = QUERIES + "/sse-query";
     public static final String VALIDATE_QUERY = QUERIES + "/validate-query";
     public static final String HEALTH = API + "/health";
+    /** What the browser console needs to know of this service: {@code {"metrics": url or null}}. */
+    public static final String CONSOLE_INFO = API + "/console-info";
     private static final String ENDPOINTS = "The endpoints are: POST " + HTTP_QUERY + ", POST " + SSE_QUERY + ", POST "
                                             + VALIDATE_QUERY + ", GET " + QUERIES + ", DELETE " + QUERIES
                                             + "/{id}, GET " + HEALTH;
@@ -137,7 +139,18 @@ public final class RestServer implements AutoCloseable {
 
         private void route(HttpServerExchange exchange) {
             String path = withoutTrailingSlash(exchange.getRequestPath());
+            if (ConsolePages.owns(path)) {
+                if (allow(exchange, Methods.GET)) {
+                    ConsolePages.serve(exchange, path);
+                }
+                return;
+            }
             switch (path) {
+                case CONSOLE_INFO -> {
+                    if (allow(exchange, Methods.GET)) {
+                        Replies.json(exchange, StatusCodes.OK, consoleInfo());
+                    }
+                }
                 case HTTP_QUERY -> {
                     if (allow(exchange, Methods.POST)) {
                         BodyReader.read(exchange, settings.maxBodyBytes(), this::httpQuery);
@@ -334,6 +347,12 @@ public final class RestServer implements AutoCloseable {
                     Replies.internalError(exchange, e);
                 }
             });
+        }
+
+        /** The Prometheus endpoint, when this process serves one (the local stack with the prometheus sink on). */
+        private String consoleInfo() {
+            String metrics = settings.metricsUrl();
+            return "{\"metrics\": " + (metrics == null ? "null" : JsonCodec.toJson(metrics)) + "}";
         }
 
         private static String withoutTrailingSlash(String path) {

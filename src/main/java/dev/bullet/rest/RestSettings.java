@@ -19,12 +19,20 @@ import java.util.List;
  * @param sseKeepAliveMs       interval of keep-alive comments on SSE streams
  */
 public record RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
-                           long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs) {
+                           long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs,
+                           String metricsUrl) {
     public RestSettings {
         if (responsePartitions.isEmpty()) {
             throw new IllegalArgumentException("a REST instance needs at least one response partition");
         }
         responsePartitions = List.copyOf(responsePartitions);
+    }
+
+    /** Without a metrics link (the console shows none). */
+    public RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
+                        long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs) {
+        this(host, port, maxBodyBytes, maxConcurrentQueries, resultGraceMs, healthTimeoutMs, responsePartitions,
+             sseKeepAliveMs, null);
     }
 
     /** The REST keys out of validated settings; an empty partition list means every response partition. */
@@ -43,6 +51,13 @@ public record RestSettings(String host, int port, int maxBodyBytes, int maxConcu
                                 s.getInt(SettingsTable.REST_MAX_CONCURRENT_QUERIES),
                                 s.getLong(SettingsTable.REST_RESULT_GRACE_MS),
                                 s.getLong(SettingsTable.REST_HEALTH_TIMEOUT_MS), partitions,
-                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS));
+                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS), metricsUrl(s));
+    }
+
+    /** The Prometheus endpoint of the topology's metrics when that sink is on (for the console's link), else null. */
+    private static String metricsUrl(BulletSettings s) {
+        boolean prometheus = s.getBoolean(SettingsTable.METRICS_ENABLE)
+                             && s.getList(SettingsTable.METRICS_CLASSES).contains("prometheus");
+        return prometheus ? "http://127.0.0.1:" + s.getInt(SettingsTable.METRICS_PROMETHEUS_PORT) + "/metrics" : null;
     }
 }

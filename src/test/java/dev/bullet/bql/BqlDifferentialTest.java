@@ -3,7 +3,7 @@ package dev.bullet.bql;
 import dev.bullet.common.Clock;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.Result;
-import dev.bullet.querying.ResultJson;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.tools.OfflineRunner;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -147,7 +147,7 @@ class BqlDifferentialTest {
         new OfflineRunner(QuerySettings.defaults(), Clock.SYSTEM)
                 .run(bql, new BufferedReader(new StringReader(String.join("\n", lines))), results::add,
                      new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
-        Map<String, Object> last = ResultJson.parseMap(results.get(results.size() - 1).toJson());
+        Map<String, Object> last = JsonCodec.parseMap(results.get(results.size() - 1).toJson());
         @SuppressWarnings("unchecked")
         Map<String, Object> meta = (Map<String, Object>) last.get("meta");
         assertFalse(meta != null && meta.containsKey("errors"), "this project accepts " + bql + ": " + meta);
