@@ -52,7 +52,7 @@ public final class KafkaBatchReader implements AutoCloseable {
     static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
     static final int MAX_PARTITION_FETCH_BYTES = 8 * 1024 * 1024;
-    static final int FETCH_MAX_WAIT_MS = 50;
+    static final int FETCH_MAX_WAIT_MS = 500;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchReader.class);
 
     /** One batch of raw message values (never empty) and the time its oldest record was polled. */
