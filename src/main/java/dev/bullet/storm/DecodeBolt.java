@@ -48,13 +48,16 @@ public class DecodeBolt extends BaseRichBolt {
     private transient int taskId;
     private transient ReplayWait replays;
 
-    /**
-     * @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost
-     * @param limits the record bounds (bytes, depth): a message over one is counted as malformed and skipped */
+    /** With the default record bounds. */
     public DecodeBolt(long maxQueryLifetimeMs, Clock clock) {
         this(maxQueryLifetimeMs, Limits.defaults(), clock);
     }
 
+    /**
+     * @param maxQueryLifetimeMs how long a query is considered running at most, should its COMPLETE get lost
+     * @param limits             the record bounds (bytes, depth): a message over one is counted as malformed and skipped
+     * @param clock              the time of query lifetimes and of the hello protocol
+     */
     public DecodeBolt(long maxQueryLifetimeMs, Limits limits, Clock clock) {
         this.maxQueryLifetimeMs = maxQueryLifetimeMs;
         this.limits = limits;

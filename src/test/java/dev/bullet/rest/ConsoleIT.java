@@ -33,7 +33,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.ByteArrayOutputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,6 +46,8 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 
+import static dev.bullet.testing.Ports.freePort;
+import static dev.bullet.testing.Ports.freePortPair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -248,23 +249,5 @@ class ConsoleIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
-    /** A port whose next one is free too (the broker's controller takes it). */
-    private static int freePortPair() throws IOException {
-        for (int i = 0; i < 50; i++) {
-            int port = freePort();
-            try (ServerSocket probe = new ServerSocket(port + 1)) {
-                probe.setReuseAddress(true);
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no two consecutive free ports");
-    }
 }

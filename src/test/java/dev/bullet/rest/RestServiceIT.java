@@ -186,6 +186,36 @@ class RestServiceIT {
     }
 
     @Test
+    void bqlAsPlainTextRunsAndResultsEchoTheBql() throws Exception {
+        String wanted = fresh();
+        String bql = "SELECT id, n AS number FROM STREAM(60000, TIME) WHERE id = '" + wanted + "' LIMIT 1";
+        HttpRequest request = HttpRequest.newBuilder(uri(server, RestServer.HTTP_QUERY)).header("Content-Type", "text/plain")
+                                         .POST(HttpRequest.BodyPublishers.ofString(bql)).build();
+        CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request, BodyHandlers.ofString());
+        awaitRegistered(server);
+        produce("{\"id\":\"other\",\"n\":1}", "{\"id\":\"" + wanted + "\",\"n\":2,\"x\":3}");
+        HttpResponse<String> r = pending.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, r.statusCode(), r.body());
+        Map<String, Object> result = json(r);
+        assertEquals(List.of(Map.of("id", wanted, "number", 2L)), records(result));
+        assertEquals(bql, meta(result).get("query"), "meta.query is the BQL as submitted");
+    }
+
+    @Test
+    void bqlInAQueryMemberValidatesToItsJsonFormAndBadBqlIs400WithAPosition() {
+        HttpResponse<String> r = post(server, RestServer.VALIDATE_QUERY, "{\"query\": \"SELECT COUNT(*) FROM STREAM(5000, TIME)\"}");
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(true, json(r).get("valid"));
+        assertEquals(JsonCodec.parse("{\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":"
+                                      + "[{\"type\":\"COUNT\",\"newName\":\"COUNT(*)\"}]}},\"duration\":5000}"),
+                     json(r).get("query"));
+        HttpResponse<String> bad = send(server, HttpRequest.newBuilder(uri(server, RestServer.VALIDATE_QUERY))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("SELECT * FROM STREAM() WHER")).build());
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertTrue(errorMessages(bad).get(0).contains("line 1, column 24"), bad.body());
+    }
+
+    @Test
     void sseQueryStreamsOneEventPerWindowThenCloses() throws Exception {
         HttpResponse<Stream<String>> r = http.send(request(server, RestServer.SSE_QUERY, WINDOWED), BodyHandlers.ofLines());
         assertEquals(200, r.statusCode());

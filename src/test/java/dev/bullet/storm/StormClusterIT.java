@@ -32,7 +32,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +49,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import static dev.bullet.testing.Ports.freePort;
+import static dev.bullet.testing.Ports.freePortPair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -81,25 +82,7 @@ class StormClusterIT {
     private static final Map<String, List<Map<String, Object>>> received = new HashMap<>();
     private static final Set<String> finished = new HashSet<>();
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
-    /** A port whose next one is free too (the second Supervisor takes it). */
-    private static int freePortPair() throws IOException {
-        for (int i = 0; i < 50; i++) {
-            int port = freePort();
-            try (ServerSocket probe = new ServerSocket(port + 1)) {
-                probe.setReuseAddress(true);
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no two consecutive free ports");
-    }
 
     private static String script(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
