@@ -153,8 +153,9 @@ public final class SettingsTable {
                 "Consumer group of the DataSource spout tasks; partitions are spread over them.");
         t.define(DATASOURCE_KAFKA_AUTO_OFFSET_RESET, STRING, "latest", oneOf("latest", "earliest"),
                 "Where a consumer group without committed offsets starts (queries look forward, so latest).");
-        t.define(DATASOURCE_KAFKA_POLL_TIMEOUT_MS, LONG, 50, between(0, 10_000),
-                "Longest a spout task waits in one Kafka poll, ms.");
+        t.define(DATASOURCE_KAFKA_POLL_TIMEOUT_MS, LONG, 200, between(0, 10_000),
+                "Longest a spout task waits in one Kafka poll, ms; the poll returns as soon as records arrive, so "
+                + "this only paces an idle spout (and its acks while idle).");
         t.define(DATASOURCE_SPOUT_BATCH_SIZE, INT, 1000, between(1, 100_000),
                 "Most messages in one spout tuple; topology max spout pending counts these batches.");
         t.define(RECORD_MAX_BYTES, INT, 1_048_576, between(16, 64 * 1_048_576),

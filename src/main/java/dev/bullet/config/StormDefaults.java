@@ -19,6 +19,13 @@ public final class StormDefaults {
     public static final String BOLT_WAIT_PARK_MICROS = "topology.bolt.wait.park.microsec";
     /** Storm's wait strategy that parks its thread for a fixed time. */
     public static final String PARK = "org.apache.storm.policy.WaitStrategyPark";
+    /** Storm's park, cut short when a Bullet spout or bolt of the same worker hands a tuple on. */
+    public static final String WAKEABLE_PARK = "dev.bullet.storm.WakeablePark";
+    /**
+     * The bolts' park in a topology of one worker (local mode): every tuple a bolt gets then comes from a Bullet
+     * spout or bolt of the same JVM and wakes it, so the park only paces Storm's own housekeeping.
+     */
+    public static final long ONE_WORKER_BOLT_PARK_MICROS = 100_000L;
 
     private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
 
@@ -27,9 +34,11 @@ public final class StormDefaults {
                 + "sleeps 1 ms: 10-15 % of a core per idle spout).");
         add(SPOUT_WAIT_PARK_MICROS, 10_000L, "Park time of an idle spout, microseconds: the tick spout's accuracy and "
                 + "the most a spout at its max pending waits to see an ack. The Kafka spouts wait in their poll instead.");
-        add(BOLT_WAIT_STRATEGY, PARK, "How a bolt waits when its queue is empty (also Storm's ackers).");
-        add(BOLT_WAIT_PARK_MICROS, 10_000L, "Park time of an idle bolt, microseconds: the most a tuple waits at a "
-                + "bolt that was idle; busy bolts do not park.");
+        add(BOLT_WAIT_STRATEGY, WAKEABLE_PARK, "How a bolt waits when its queue is empty (also Storm's ackers): "
+                + "parks, and a tuple from a Bullet spout or bolt of the same worker wakes it at once.");
+        add(BOLT_WAIT_PARK_MICROS, 10_000L, "Park time of an idle bolt, microseconds: the most a tuple from another "
+                + "worker waits at a bolt that was idle; busy bolts do not park. With one worker (local mode) Bullet "
+                + "parks 100 ms unless this is set.");
     }
 
     private StormDefaults() {

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The local stack's sample data: seed-shaped records ({@link RecordGenerator}, the records of
- * {@code scripts/generate.sh}) into the firehose topic at a fixed rate, in small bursts (every 200 ms at 200
+ * {@code scripts/generate.sh}) into the firehose topic at a fixed rate, in small bursts (every 500 ms at 200
  * records/s), on one daemon thread, until closed. When sending falls behind by more than a second the schedule
  * restarts from now rather than bursting to catch up.
  */
@@ -26,12 +26,13 @@ final class SampleFeed implements AutoCloseable {
     private static final long MAX_LAG_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /**
-     * The feed sends in bursts of about {@value #BURST_RECORDS} records, at most 200 ms apart: at the default 200
-     * records/s an idle stack handles five small batches a second instead of 200 requests; at 10,000 records/s the
-     * bursts are 2 ms apart, as good as a steady stream.
+     * The feed sends in bursts of about {@value #BURST_RECORDS} records, at most 500 ms apart: at the default 200
+     * records/s an idle stack handles two batches a second instead of 200 requests (a query on the sample data sees
+     * its first records within half a second); at 10,000 records/s the bursts are 10 ms apart.
      */
-    static final int BURST_RECORDS = 40;
-    private static final long MAX_BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    static final int BURST_RECORDS = 100;
+    private static final int BATCH_BYTES = 512 * 1024;
+    private static final long MAX_BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private final long burstNanos;
     private static final Logger LOG = LoggerFactory.getLogger(SampleFeed.class);
 
@@ -49,6 +50,8 @@ final class SampleFeed implements AutoCloseable {
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // A burst (~100 records of ~2 KB) fits one batch: one produce request rather than a dozen of 16 KB.
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_BYTES);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "bullet-local-sample-feed");
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         this.topic = topic;

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * and {@link #connectProblem()} may be read from any thread.
  */
 final class ResultReader {
-    static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    /** Kafka answers a waiting poll as soon as a result arrives; this paces an idle reader and the overdue check. */
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     static final long RECONNECT_DELAY_MS = 1_000;
     private static final long ERROR_PAUSE_MS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(ResultReader.class);

@@ -66,7 +66,7 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         this.decoder = new RecordDecoder(limits);
         this.activeUntil = new HashMap<>();
         this.taskId = context.getThisTaskId();

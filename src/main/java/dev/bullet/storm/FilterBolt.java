@@ -61,7 +61,7 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         this.engine = new FilterEngine(settings);
         this.out = new ArrayList<>();
         this.unreported = new ArrayList<>();

@@ -68,7 +68,7 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         int filterTasks = Math.max(1, context.getComponentTasks(Components.FILTER_BOLT).size());
         this.engine = new JoinEngine(settings, filterTasks, finalGraceMs);
         this.out = new ArrayList<>();

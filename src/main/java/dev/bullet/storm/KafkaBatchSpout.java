@@ -60,7 +60,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
 
     @Override
     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         this.clientId = config.groupId() + "-" + context.getThisComponentId() + "-" + context.getThisTaskId();
         this.lastErrorLogMs = Long.MIN_VALUE;
         this.inFlight = new HashMap<>();

@@ -3,6 +3,8 @@ package dev.bullet.storm;
 import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.config.StormDefaults;
+import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 
 import java.util.Map;
@@ -14,13 +16,22 @@ import java.util.Map;
  */
 public final class LocalClusterRunner implements AutoCloseable {
     /**
-     * Settings of the in-process Storm daemons. Every 30 s by default the supervisor's localizer opens fresh
-     * ZooKeeper clients to look for changed blobs and clean its cache: a burst of threads and CPU for nothing in
-     * local mode, where the topology's code never changes.
+     * Settings of the in-process Storm daemons, for an idle stack that stays quiet. Every 30 s by default the
+     * supervisor's localizer opens fresh ZooKeeper clients to look for changed blobs and clean its cache: a burst of
+     * threads and CPU for nothing in local mode, where the topology's code never changes. Heartbeats and the daemons'
+     * checks run a few times less often than Storm's defaults (each is a ZooKeeper write or a local state file), still
+     * well inside the 30 s after which a silent worker counts as dead. Nimbus hands assignments to the one local
+     * supervisor with one thread, not ten that each poll their queue.
      */
     static final Map<String, Object> DAEMON_CONF = Map.of(
             "supervisor.localizer.update.blob.interval.secs", 3600,
-            "supervisor.localizer.cleanup.interval.ms", 3_600_000);
+            "supervisor.localizer.cleanup.interval.ms", 3_600_000,
+            "worker.heartbeat.frequency.secs", 5,
+            "task.heartbeat.frequency.secs", 10,
+            "supervisor.heartbeat.frequency.secs", 15,
+            "nimbus.monitor.freq.secs", 30,
+            "storm.daemon.metrics.reporter.interval.secs", 60,
+            "nimbus.assignments.service.threads", 1);
 
     private final String name;
     private LocalCluster cluster;
@@ -34,12 +45,27 @@ public final class LocalClusterRunner implements AutoCloseable {
         LocalClusterRunner runner = new LocalClusterRunner(settings.getString(SettingsTable.TOPOLOGY_NAME));
         try {
             runner.cluster = new LocalCluster.Builder().withDaemonConf(DAEMON_CONF).build();
-            runner.cluster.submitTopology(runner.name, BulletTopology.config(settings), BulletTopology.build(settings));
+            runner.cluster.submitTopology(runner.name, config(settings), BulletTopology.build(settings));
         } catch (Exception e) {
             runner.close();
             throw new BulletException("cannot start the topology in local mode: " + e.getMessage(), e);
         }
         return runner;
+    }
+
+    /**
+     * The topology's config, with one change: a topology of one worker parks its idle bolts 100 ms
+     * ({@link StormDefaults#ONE_WORKER_BOLT_PARK_MICROS}) unless the settings choose, because every tuple then wakes
+     * its bolt ({@link WakeablePark}).
+     */
+    static Config config(BulletSettings settings) {
+        Config conf = BulletTopology.config(settings);
+        boolean oneWorker = ((Number) conf.get(Config.TOPOLOGY_WORKERS)).intValue() == 1;
+        if (oneWorker && !settings.passthrough().containsKey(StormDefaults.BOLT_WAIT_PARK_MICROS)
+            && StormDefaults.WAKEABLE_PARK.equals(conf.get(StormDefaults.BOLT_WAIT_STRATEGY))) {
+            conf.put(StormDefaults.BOLT_WAIT_PARK_MICROS, StormDefaults.ONE_WORKER_BOLT_PARK_MICROS);
+        }
+        return conf;
     }
 
     @Override

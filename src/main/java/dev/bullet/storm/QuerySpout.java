@@ -28,9 +28,10 @@ public class QuerySpout extends BaseRichSpout {
 
     /**
      * Longest one {@code nextTuple} waits for queries. Kafka answers a waiting poll as soon as a query arrives, so a
-     * longer wait costs no latency and keeps an idle spout from polling hundreds of times a second.
+     * longer wait costs no latency and keeps an idle spout from polling many times a second. Its tuples are not
+     * anchored, so the spout has no acks to take while it waits.
      */
-    static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
@@ -47,7 +48,7 @@ public class QuerySpout extends BaseRichSpout {
 
     @Override
     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         this.subscriber = pubSub.requestSubscriber();
         this.malformed = BulletMetrics.register(conf, context).counter(BulletMetrics.PUBSUB_MESSAGES_MALFORMED);
     }
@@ -63,6 +64,9 @@ public class QuerySpout extends BaseRichSpout {
                 }
             }
         } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e; // the executor is shutting down (interrupted in the poll): Storm ends the loop quietly
+            }
             LOG.warn("Could not read queries from the PubSub; retrying", e);
         }
         long skipped = subscriber.malformedMessages();

@@ -33,7 +33,7 @@ public class ResultBolt extends BaseRichBolt {
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
-        this.collector = collector;
+        this.collector = Wakeups.waking(collector);
         this.publisher = pubSub.responsePublisher();
         this.dropped = BulletMetrics.register(conf, context).counter(BulletMetrics.RESULTS_DROPPED);
     }
