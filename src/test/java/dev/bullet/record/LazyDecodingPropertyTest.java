@@ -143,4 +143,25 @@ class LazyDecodingPropertyTest {
             assertSameAsGson(json);
         }
     }
+
+    @Test
+    void aRecordReadManyTimesFindsTheLastOfDuplicateKeysAndNothingForCollidingAbsentOnes() {
+        // "Aa", "BB" and "C#" have the same hash; lookups after the first few go through the record's key table
+        StringBuilder json = new StringBuilder("{\"Aa\":1,\"BB\":2");
+        for (int i = 0; i < 40; i++) {
+            json.append(",\"k").append(i).append("\":").append(i);
+        }
+        json.append(",\"Aa\":3,\"k7\":\"last\",\"m\":{\"Aa\":5,\"Aa\":6}}");
+        Record lazy = decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8));
+        Record eager = RecordDecoder.decodeEagerly(json.toString());
+        for (int round = 0; round < 3; round++) {
+            for (String path : List.of("Aa", "BB", "C#", "k0", "k7", "k39", "k40", "m.Aa", "m.BB", "nope")) {
+                assertEquals(eager.get(FieldPath.of(path)), lazy.get(FieldPath.of(path)), "round " + round + " path " + path);
+            }
+        }
+        assertEquals(3L, ((Number) lazy.get(FieldPath.of("Aa"))).longValue());
+        assertEquals("last", lazy.get(FieldPath.of("k7")));
+        assertNull(lazy.get(FieldPath.of("C#")));
+        assertEquals(eager.asMap(), lazy.asMap());
+    }
 }
