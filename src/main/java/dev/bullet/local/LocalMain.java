@@ -140,6 +140,8 @@ public final class LocalMain {
 
     /** Closes the stack; halts the JVM if that does not finish in time. Runs in the shutdown hook. */
     private static void stop(LocalStack stack, CountDownLatch stopped) {
+        System.out.println("bullet-local: stopping (the topology, the REST service and Kafka: a few seconds) ...");
+        System.out.flush();
         Thread closer = new Thread(stack::close, "bullet-local-close");
         closer.setDaemon(true);
         closer.start();
