@@ -33,7 +33,7 @@ import java.util.UUID;
  */
 public final class TopologyHarness implements AutoCloseable {
     public static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final int REPLY_PARTITION = 1;
+    public static final int REPLY_PARTITION = 1;
 
     private final EmbeddedKafka kafka;
     private final LocalTopology topology;

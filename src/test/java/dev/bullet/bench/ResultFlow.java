@@ -1,0 +1,210 @@
+package dev.bullet.bench;
+
+import dev.bullet.pubsub.KafkaPubSub;
+import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.pubsub.PubSubMessage;
+import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.Subscriber;
+import dev.bullet.record.JsonCodec;
+import dev.bullet.testing.TopologyHarness;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * A workload of queries kept running through the real query path, with their results read as a client reads them:
+ * the pipeline benchmarks' "results flowing" side. Each query of the workload is submitted (cycling through the list
+ * to reach N); a query that completes (a RAW that found its records, a duration that ended) is submitted again at
+ * once, so N stay running. One thread reads every result from the response topic, counts results and bytes, and
+ * for each RAW record that carries the load generator's intended send time ({@link #SENT_FIELD}, appended by
+ * {@link #stamp}) records produce → filtered (the Filter's injected match time) and produce → result arrival, in ms.
+ */
+final class ResultFlow implements AutoCloseable {
+    /** The field the load generator appends to every record: its intended send time, epoch ms. */
+    static final String SENT_FIELD = "bench_sent_ms";
+    private static final byte[] SENT_PREFIX = (",\"" + SENT_FIELD + "\":").getBytes(StandardCharsets.US_ASCII);
+    private static final long MAX_MS = Duration.ofHours(1).toMillis();
+
+    private final TopologyHarness stack;
+    private final List<String> workload;
+    private final String filteredKey;
+    private final Map<String, String> running = new ConcurrentHashMap<>();
+    private final Recorder toFiltered = new Recorder(MAX_MS, 3);
+    private final Recorder toResult = new Recorder(MAX_MS, 3);
+    private final AtomicLong results = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong restarts = new AtomicLong();
+    private final Subscriber subscriber;
+    private final Thread reader;
+    private volatile boolean stopped;
+    private int next;
+
+    ResultFlow(TopologyHarness stack, List<String> workload, String filteredKey) {
+        if (workload.isEmpty()) {
+            throw new IllegalArgumentException("no queries in the workload");
+        }
+        this.stack = stack;
+        this.workload = List.copyOf(workload);
+        this.filteredKey = filteredKey;
+        this.subscriber = new KafkaPubSub(KafkaPubSubFactory.config(stack.settings()))
+                .responseSubscriber(List.of(TopologyHarness.REPLY_PARTITION));
+        this.reader = new Thread(this::readLoop, "bench-result-reader");
+        this.reader.setDaemon(true);
+        this.reader.start();
+    }
+
+    /** {@code record} (a JSON object's bytes) with {@link #SENT_FIELD} set to {@code sentMs} as its last field. */
+    static byte[] stamp(byte[] record, long sentMs) {
+        int close = record.length - 1;
+        while (close > 0 && record[close] != '}') {
+            close--;
+        }
+        byte[] number = Long.toString(sentMs).getBytes(StandardCharsets.US_ASCII);
+        boolean empty = isEmptyObject(record, close);
+        int prefix = empty ? SENT_PREFIX.length - 1 : SENT_PREFIX.length;
+        byte[] out = new byte[close + prefix + number.length + 1];
+        System.arraycopy(record, 0, out, 0, close);
+        System.arraycopy(SENT_PREFIX, empty ? 1 : 0, out, close, prefix);
+        System.arraycopy(number, 0, out, close + prefix, number.length);
+        out[out.length - 1] = '}';
+        return out;
+    }
+
+    private static boolean isEmptyObject(byte[] record, int close) {
+        for (int i = close - 1; i >= 0; i--) {
+            if (record[i] == '{') {
+                return true;
+            }
+            if (record[i] > ' ') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The latencies one result carries: for each record with {@link #SENT_FIELD}, {@code toResult} gets arrival −
+     * sent and, when the record has {@code filteredKey}, {@code toFiltered} gets filtered − sent.
+     */
+    static void latencies(String payload, long arrivalMs, String filteredKey, Function<Long, Boolean> toFiltered,
+                          Function<Long, Boolean> toResult) {
+        if (payload == null || !payload.contains(SENT_FIELD)) {
+            return;
+        }
+        Object records = JsonCodec.parseMap(payload).get("records");
+        if (!(records instanceof List<?> list)) {
+            return;
+        }
+        for (Object r : list) {
+            if (r instanceof Map<?, ?> record && record.get(SENT_FIELD) instanceof Number sent) {
+                toResult.apply(arrivalMs - sent.longValue());
+                if (record.get(filteredKey) instanceof Number filtered) {
+                    toFiltered.apply(filtered.longValue() - sent.longValue());
+                }
+            }
+        }
+    }
+
+    /** Brings the running queries to {@code n}, cycling through the workload. */
+    void setQueries(int n) {
+        List<String> ids = new ArrayList<>(running.keySet());
+        for (int i = n; i < ids.size(); i++) {
+            running.remove(ids.get(i));
+            stack.kill(ids.get(i));
+        }
+        while (running.size() < n) {
+            String query = workload.get(next++ % workload.size());
+            running.put(stack.submit(query), query);
+        }
+    }
+
+    private void readLoop() {
+        while (!stopped) {
+            List<PubSubMessage> messages;
+            try {
+                messages = subscriber.receive(Duration.ofMillis(200));
+            } catch (RuntimeException e) {
+                if (stopped) {
+                    return;
+                }
+                System.err.println("bench: cannot read results: " + e);
+                continue;
+            }
+            long arrival = System.currentTimeMillis();
+            for (PubSubMessage m : messages) {
+                results.incrementAndGet();
+                String payload = m.payload();
+                bytes.addAndGet(payload == null ? 0 : payload.length());
+                try {
+                    latencies(payload, arrival, filteredKey, v -> record(toFiltered, v), v -> record(toResult, v));
+                } catch (RuntimeException e) {
+                    System.err.println("bench: a result that is not JSON: " + e);
+                }
+                if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
+                    String query = running.remove(m.id());
+                    if (query != null && !stopped) {
+                        running.put(stack.submit(query), query);
+                        restarts.incrementAndGet();
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean record(Recorder recorder, long ms) {
+        recorder.recordValue(Math.max(0, Math.min(ms, MAX_MS)));
+        return true;
+    }
+
+    /** Starts a measurement interval: latencies and counts from now on. */
+    Interval begin() {
+        toFiltered.reset();
+        toResult.reset();
+        return new Interval(results.get(), bytes.get(), restarts.get(), System.nanoTime());
+    }
+
+    /** What arrived since {@code begin}: results/s, bytes/s, restarts/s and the two latency distributions. */
+    Map<String, Object> end(Interval from) {
+        double seconds = (System.nanoTime() - from.startNanos) / 1e9;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("results_per_second", Math.round((results.get() - from.results) / seconds));
+        m.put("result_bytes_per_second", Math.round((bytes.get() - from.bytes) / seconds));
+        m.put("restarts_per_second", Math.round((restarts.get() - from.restarts) / seconds));
+        m.put("produce_to_filtered_ms", summary(toFiltered.getIntervalHistogram()));
+        m.put("produce_to_result_ms", summary(toResult.getIntervalHistogram()));
+        return m;
+    }
+
+    static Map<String, Object> summary(Histogram h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", h.getTotalCount());
+        m.put("p50", h.getValueAtPercentile(50));
+        m.put("p99", h.getValueAtPercentile(99));
+        m.put("p999", h.getValueAtPercentile(99.9));
+        m.put("max", h.getMaxValue());
+        return m;
+    }
+
+    record Interval(long results, long bytes, long restarts, long startNanos) {
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        try {
+            reader.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        subscriber.close();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.bullet.bench;
+
+import dev.bullet.record.JsonCodec;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The pipeline benchmark's producer-side stamp and the latencies read back from results. */
+class ResultFlowTest {
+    private static Map<String, Object> stamped(String json, long ms) {
+        return JsonCodec.parseMap(new String(ResultFlow.stamp(json.getBytes(StandardCharsets.UTF_8), ms), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theIntendedSendTimeBecomesTheRecordsLastFieldAndEverythingElseStays() {
+        Map<String, Object> r = stamped("{\"id\":\"a\",\"m\":{\"k\":1}}", 1_700_000_000_123L);
+        assertEquals("a", r.get("id"));
+        assertEquals(Map.of("k", 1L), r.get("m"));
+        assertEquals(1_700_000_000_123L, ((Number) r.get(ResultFlow.SENT_FIELD)).longValue());
+        assertEquals(List.of("id", "m", ResultFlow.SENT_FIELD), new ArrayList<>(r.keySet()));
+    }
+
+    @Test
+    void emptyObjectsAndTrailingSpaceStayValidJson() {
+        assertEquals(Map.of(ResultFlow.SENT_FIELD, 5L), stamped("{}", 5));
+        assertEquals(Map.of(ResultFlow.SENT_FIELD, 5L), stamped("{ \n }", 5));
+        assertEquals(7L, ((Number) stamped("{\"a\":true} \n", 7).get(ResultFlow.SENT_FIELD)).longValue());
+    }
+
+    @Test
+    void eachStampedRecordOfAResultGivesBothLatenciesAndOthersAreSkipped() {
+        String payload = "{\"records\":[{\"id\":\"a\",\"bench_sent_ms\":1000,\"ts_f\":1004},"
+                         + "{\"id\":\"b\",\"bench_sent_ms\":1010},{\"id\":\"projected away\"}],\"meta\":{}}";
+        List<Long> filtered = new ArrayList<>();
+        List<Long> result = new ArrayList<>();
+        ResultFlow.latencies(payload, 1030, "ts_f", filtered::add, result::add);
+        assertEquals(List.of(4L), filtered);
+        assertEquals(List.of(30L, 20L), result);
+
+        List<Long> none = new ArrayList<>();
+        ResultFlow.latencies("{\"records\":[{\"s_00\":\"x\",\"COUNT\":3}],\"meta\":{}}", 1030, "ts_f", none::add, none::add);
+        ResultFlow.latencies(null, 1030, "ts_f", none::add, none::add);
+        assertTrue(none.isEmpty());
+    }
+
+    @Test
+    void summariesHaveTheTailPercentiles() {
+        Histogram h = new Histogram(3_600_000, 3);
+        for (int v = 1; v <= 1000; v++) {
+            h.recordValue(v);
+        }
+        Map<String, Object> s = ResultFlow.summary(h);
+        assertEquals(1000L, s.get("count"));
+        assertEquals(500L, ((Number) s.get("p50")).longValue());
+        assertEquals(990L, ((Number) s.get("p99")).longValue());
+        assertEquals(999L, ((Number) s.get("p999")).longValue());
+        assertEquals(1000L, ((Number) s.get("max")).longValue());
+    }
+
+    @Test
+    void theWorkloadComesFromTheMixOrAFile() throws Exception {
+        assertNull(PipelineBenchmark.workload(Map.of()));
+        assertNull(PipelineBenchmark.workload(Map.of("--mix", "id")));
+        assertEquals(RealisticQueries.load(), PipelineBenchmark.workload(Map.of("--mix", "realistic")));
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("queries", ".jsonl");
+        try {
+            java.nio.file.Files.writeString(file, "{\"aggregation\":{\"type\":\"RAW\"}}\n\n{\"duration\":1000}\n");
+            assertEquals(2, PipelineBenchmark.workload(Map.of("--queries-file", file.toString())).size());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+        assertThrows(IllegalArgumentException.class, () -> PipelineBenchmark.workload(Map.of("--mix", "nope")));
+    }
+}
