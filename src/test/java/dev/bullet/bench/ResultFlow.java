@@ -25,8 +25,9 @@ import java.util.function.Function;
  * the pipeline benchmarks' "results flowing" side. Each query of the workload is submitted (cycling through the list
  * to reach N); a query that completes (a RAW that found its records, a duration that ended) is submitted again at
  * once, so N stay running. One thread reads every result from the response topic, counts results and bytes, and
- * for each RAW record that carries the load generator's intended send time ({@link #SENT_FIELD}, appended by
- * {@link #stamp}) records produce → filtered (the Filter's injected match time) and produce → result arrival, in ms.
+ * for the RAW records that carry the load generator's intended send time ({@link #SENT_FIELD}, appended by
+ * {@link #stamp}) records produce → filtered (the Filter's injected match time) and produce → result arrival (of
+ * the record that completed the result), in ms.
  */
 final class ResultFlow implements AutoCloseable {
     /** The field the load generator appends to every record: its intended send time, epoch ms. */
@@ -92,8 +93,10 @@ final class ResultFlow implements AutoCloseable {
     }
 
     /**
-     * The latencies one result carries: for each record with {@link #SENT_FIELD}, {@code toResult} gets arrival −
-     * sent and, when the record has {@code filteredKey}, {@code toFiltered} gets filtered − sent.
+     * The latencies one result carries: {@code toFiltered} gets filtered − sent for each record with both
+     * {@link #SENT_FIELD} and {@code filteredKey}; {@code toResult} gets one value per result, arrival − the newest
+     * record's send time: the record that completed a RAW query (a RAW of size 100 holds its first record until the
+     * hundredth arrives, which is the query's meaning, not the pipeline's delay).
      */
     static void latencies(String payload, long arrivalMs, String filteredKey, Function<Long, Boolean> toFiltered,
                           Function<Long, Boolean> toResult) {
@@ -104,13 +107,17 @@ final class ResultFlow implements AutoCloseable {
         if (!(records instanceof List<?> list)) {
             return;
         }
+        long newest = Long.MIN_VALUE;
         for (Object r : list) {
             if (r instanceof Map<?, ?> record && record.get(SENT_FIELD) instanceof Number sent) {
-                toResult.apply(arrivalMs - sent.longValue());
+                newest = Math.max(newest, sent.longValue());
                 if (record.get(filteredKey) instanceof Number filtered) {
                     toFiltered.apply(filtered.longValue() - sent.longValue());
                 }
             }
+        }
+        if (newest != Long.MIN_VALUE) {
+            toResult.apply(arrivalMs - newest);
         }
     }
 

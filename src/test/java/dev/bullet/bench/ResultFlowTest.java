@@ -37,14 +37,14 @@ class ResultFlowTest {
     }
 
     @Test
-    void eachStampedRecordOfAResultGivesBothLatenciesAndOthersAreSkipped() {
+    void stampedRecordsGiveFilterLatenciesAndEachResultOneArrivalLatency() {
         String payload = "{\"records\":[{\"id\":\"a\",\"bench_sent_ms\":1000,\"ts_f\":1004},"
                          + "{\"id\":\"b\",\"bench_sent_ms\":1010},{\"id\":\"projected away\"}],\"meta\":{}}";
         List<Long> filtered = new ArrayList<>();
         List<Long> result = new ArrayList<>();
         ResultFlow.latencies(payload, 1030, "ts_f", filtered::add, result::add);
         assertEquals(List.of(4L), filtered);
-        assertEquals(List.of(30L, 20L), result);
+        assertEquals(List.of(20L), result, "one per result: the newest record, the one that completed it");
 
         List<Long> none = new ArrayList<>();
         ResultFlow.latencies("{\"records\":[{\"s_00\":\"x\",\"COUNT\":3}],\"meta\":{}}", 1030, "ts_f", none::add, none::add);
