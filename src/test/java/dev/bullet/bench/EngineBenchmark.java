@@ -85,23 +85,15 @@ public final class EngineBenchmark {
         if (!opts.containsKey("--records")) {
             fail("--records FILE is required");
         }
-        List<byte[]> records = readRecords(Path.of(opts.get("--records")));
         String mix = opts.containsKey("--queries-file") ? "file" : opts.getOrDefault("--mix", "id");
+        List<byte[]> records;
         Workload workload;
-        if (opts.containsKey("--queries-file")) {
-            workload = Workload.of("file:" + opts.get("--queries-file"), readLines(Path.of(opts.get("--queries-file"))),
-                                   opts.get("--queries"));
-        } else if (mix.equals("realistic")) {
-            workload = Workload.of("realistic", RealisticQueries.load(), opts.get("--queries"));
-        } else if (mix.equals("rlike-realistic")) {
-            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), opts.get("--queries"));
-        } else {
-            int n = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
-            List<String> texts = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                texts.add(query(mix, i));
-            }
-            workload = Workload.of(mix, texts, null);
+        try {
+            records = readRecords(Path.of(opts.get("--records")));
+            workload = workload(opts, mix);
+        } catch (IOException | IllegalArgumentException e) { // a missing file, no valid query, a bad --queries
+            fail(e instanceof java.nio.file.NoSuchFileException ? "no such file: " + e.getMessage() : e.getMessage());
+            return;
         }
         double seconds = Double.parseDouble(opts.getOrDefault("--seconds", "10"));
         double warmup = Double.parseDouble(opts.getOrDefault("--warmup", "5"));
@@ -181,6 +173,26 @@ public final class EngineBenchmark {
             out.add(query("id", i));
         }
         return out;
+    }
+
+    private static Workload workload(Map<String, String> opts, String mix) throws IOException {
+        Workload workload;
+        if (opts.containsKey("--queries-file")) {
+            workload = Workload.of("file:" + opts.get("--queries-file"), readLines(Path.of(opts.get("--queries-file"))),
+                                   opts.get("--queries"));
+        } else if (mix.equals("realistic")) {
+            workload = Workload.of("realistic", RealisticQueries.load(), opts.get("--queries"));
+        } else if (mix.equals("rlike-realistic")) {
+            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), opts.get("--queries"));
+        } else {
+            int n = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
+            List<String> texts = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                texts.add(query(mix, i));
+            }
+            workload = Workload.of(mix, texts, null);
+        }
+        return workload;
     }
 
     static List<String> readLines(Path file) throws IOException {
