@@ -164,4 +164,27 @@ class LazyDecodingPropertyTest {
         assertNull(lazy.get(FieldPath.of("C#")));
         assertEquals(eager.asMap(), lazy.asMap());
     }
+
+    @Test
+    void pathsIntoContainersNotYetDecodedMatchTheDecodedWalk() {
+        for (String json : List.of(
+                "{\"m\":{\"a\":1,\"b\":{\"c\":[10,{\"d\":\"x\"}]},\"a\":2}}",
+                "{\"m\":{\"a\\u0062\":1,\"ab\":2}}",
+                "{\"m\":{ \"a\" : [ ] , \"b\" : { } , \"c\" : null, \"d\" : \"q\\\"uote\" }}",
+                "{\"l\":[[1,2],[3,[4,5]],{\"0\":\"key zero\"}],\"m\":{\"0\":\"z\"}}",
+                "{\"m\":{\"a\":{\"b\":1},\"a\":{\"c\":2}},\"m.a\":\"flat\"}",
+                "{\"m\":{\"x\":1.50,\"y\":-0,\"z\":1e400,\"w\":12345678901234567890,\"t\":true}}")) {
+            Record eager = RecordDecoder.decodeEagerly(json);
+            for (String path : List.of("m.a", "m.ab", "m.b", "m.b.c", "m.b.c.0", "m.b.c.1", "m.b.c.1.d", "m.b.c.2",
+                                       "m.a.b", "m.a.c", "m.c", "m.c.x", "m.d", "m.0", "m.x", "m.y", "m.z", "m.w",
+                                       "m.t", "m.t.x", "l.0", "l.0.1", "l.1.1.0", "l.2.0", "l.3", "l.-1", "l.x",
+                                       "m.a.0", "m.a.b.c")) {
+                Record fresh = decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+                assertEquals(eager.get(FieldPath.of(path)), fresh.get(FieldPath.of(path)), "path " + path + " of " + json);
+            }
+            Record shared = decoder.decode(json.getBytes(StandardCharsets.UTF_8)); // paths after the whole map is decoded
+            shared.get(FieldPath.of("m"));
+            assertEquals(eager.get(FieldPath.of("m.a")), shared.get(FieldPath.of("m.a")), json);
+        }
+    }
 }
