@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() {
   cat <<USAGE
 Usage: latency.sh [--url URL] [--bootstrap HOST:PORT] [--topic NAME] [--repetitions N] [--test 1|2|all]
-                  [--duration MS] [--help]
+                  [--duration MS] [--endpoint http|sse] [--json FILE] [--help]
 
 The seed's latency tests against a running stack (scripts/bullet-local.sh), each repeated N times:
   Test 1, minimum latency: {"aggregation":{"type":"RAW","size":1}} — no filter, LIMIT 1: the first record
@@ -18,7 +18,8 @@ Delays are reported in ms relative to Query Received (meta.query_receive_time), 
   Kafka Received   the record's own "timestamp" (when it was generated/sent)
   Bullet Filtered  the record's "bullet_project_timestamp" (needs bullet.record.inject.timestamp.enable: true)
   Query Finished   meta.query_finish_time
-and for Test 2 also "record sent -> query finished", the time to find the record.
+and for Test 2 also "record sent -> Query Finished", the time to find the record, and "record sent -> result at
+the client", when this script's curl had the answer (its exit, a few ms late at most).
 Timestamps come from the machine's clock: run it on the machine of the stack.
 
   --url URL             the REST service (default http://127.0.0.1:9999)
@@ -27,6 +28,8 @@ Timestamps come from the machine's clock: run it on the machine of the stack.
   --repetitions N       repetitions of each test (default 20)
   --test 1|2|all        which test (default all)
   --duration MS         the queries' duration, the most one repetition waits (default 20000)
+  --endpoint http|sse   ask through http-query (one response, default) or sse-query (a stream of events; the last
+                        one is the final result)
   --json FILE           also write the p50/p99 of every measure as JSON (machine-readable result)
   --help                this text
 
@@ -41,6 +44,7 @@ TOPIC="bullet.records"
 REPETITIONS=20
 TESTS="all"
 DURATION=20000
+ENDPOINT=http
 DIE_STATUS=2
 while (($#)); do
   case "$1" in
@@ -52,6 +56,7 @@ while (($#)); do
     --test) [[ $# -ge 2 && "$2" =~ ^(1|2|all)$ ]] || die "--test needs 1, 2 or all"; TESTS="$2"; shift 2 ;;
     --duration) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "--duration needs a positive number of ms"; DURATION="$2"; shift 2 ;;
     --json) [[ $# -ge 2 ]] || die "--json needs a file"; JSON_OUT="$2"; shift 2 ;;
+    --endpoint) [[ $# -ge 2 && "$2" =~ ^(http|sse)$ ]] || die "--endpoint needs http or sse"; ENDPOINT="$2"; shift 2 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -63,7 +68,10 @@ DIE_STATUS=3 bullet_classpath
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/bullet-latency.XXXXXX")"
 QUERY_PID=""
 cleanup() {
-  [[ -n "$QUERY_PID" ]] && kill "$QUERY_PID" 2>/dev/null || true
+  if [[ -n "$QUERY_PID" ]]; then
+    pkill -P "$QUERY_PID" 2>/dev/null || true
+    kill "$QUERY_PID" 2>/dev/null || true
+  fi
   feeder_stop || true
   rm -rf "$WORK"
 }
@@ -74,13 +82,36 @@ feeder_start "$WORK" "$BOOTSTRAP" "$TOPIC"
 echo "Warming up (record generator, pipeline) ..."
 await_queries_registered "$URL" 90 "$WORK"
 
+# Submits query $2 to the REST service at $1 in the background (QUERY_PID) through $ENDPOINT; the final result goes
+# to $3 (for sse-query: the last event's data), the HTTP status to $3.code and the time curl ended to $3.time (ms; a
+# few ms late at most: curl's exit and a date).
+start_query() {
+  local url="$1" query="$2" out="$3" max_time="$4"
+  (
+    if [[ "$ENDPOINT" == sse ]]; then
+      curl -s -N -o "$out.sse" -w '%{http_code}\n' --max-time "$max_time" -X POST \
+        "$url/api/bullet/queries/sse-query" -H 'Content-Type: application/json' --data-binary "$query" \
+        > "$out.w" 2> "$out.err" || true
+      now_ms > "$out.time"
+      sed -n 's/^data: \{0,1\}//p' "$out.sse" 2>/dev/null | tail -n 1 > "$out"
+    else
+      curl -s -o "$out" -w '%{http_code}\n' --max-time "$max_time" -X POST \
+        "$url/api/bullet/queries/http-query" -H 'Content-Type: application/json' --data-binary "$query" \
+        > "$out.w" 2> "$out.err" || true
+      now_ms > "$out.time"
+    fi
+    head -n 1 "$out.w" > "$out.code"
+  ) &
+  QUERY_PID=$!
+}
+
 # One repetition: submits $1 (whose running entry matches the jq condition $2), then feeds the record made by the
 # function named $3 until the query answers (a record that raced ahead of the query is simply sent again, with a
 # fresh timestamp). Appends the delays to the files of test $4. Returns 1 if the query did not answer in time.
 run_once() {
   local query="$1" match="$2" make_record="$3" test="$4" out="$WORK/rep.json"
-  rm -f "$out" "$out.code"
-  start_http_query "$URL" "$query" "$out" $(( DURATION / 1000 + 30 ))
+  rm -f "$out" "$out.code" "$out.time" "$out.sse"
+  start_query "$URL" "$query" "$out" $(( DURATION / 1000 + 30 ))
   local deadline=$(( $(date +%s) + DURATION / 1000 + 30 ))
   until [[ "$(count_running "$URL" "$match")" -ge 1 ]]; do
     kill -0 "$QUERY_PID" 2>/dev/null || break
@@ -108,6 +139,8 @@ run_once() {
   jq -r '.meta.query_finish_time - .meta.query_receive_time' "$out" >> "$WORK/$test.finished"
   if [[ "$test" == test2 ]]; then
     jq -r '.meta.query_finish_time - .records[0].timestamp' "$out" >> "$WORK/$test.found"
+    jq -r --argjson ended "$(cat "$out.time" 2>/dev/null || echo null)" \
+      'select($ended != null) | $ended - .records[0].timestamp' "$out" >> "$WORK/$test.client" || true
   fi
   return 0
 }
@@ -133,6 +166,7 @@ report() {
   printf '  %-46s %s\n' "Query Finished" "$(percentiles "$WORK/$test.finished")"
   if [[ "$test" == test2 ]]; then
     printf '  %-46s %s\n' "record sent -> Query Finished (time to find)" "$(percentiles "$WORK/$test.found")"
+    printf '  %-46s %s\n' "record sent -> result at the client ($ENDPOINT)" "$(percentiles "$WORK/$test.client")"
   fi
 }
 
