@@ -133,6 +133,14 @@ class LocalStackIT {
                        latency.output());
             assertTrue(latency.output().contains("record sent -> Query Finished (time to find)"), latency.output());
             assertNoStackTrace(latency.output());
+
+            Run sse = run(List.of("scripts/latency.sh", "--url", url, "--bootstrap", bootstrap, "--test", "2",
+                                  "--repetitions", "2", "--endpoint", "sse"), null);
+            assertEquals(0, sse.exitCode(), sse.output());
+            String clientLine = sse.output().lines().filter(l -> l.contains("result at the client (sse)")).findFirst()
+                                   .orElseThrow(() -> new AssertionError("no client latency: " + sse.output()));
+            assertFalse(clientLine.contains("n/a"), "the final SSE event was read: " + sse.output());
+            assertNoStackTrace(sse.output());
         } finally {
             List<ProcessHandle> family = new ArrayList<>(stack.descendants().toList());
             family.add(stack.toHandle());
