@@ -96,15 +96,17 @@ public final class LocalStack implements AutoCloseable {
                 stack.topology = local;
                 stack.settings = local.settings();
             }
-            stack.service = QueryService.start(stack.settings);
-            progress.println("Waiting for the topology to answer a query ...");
-            stack.awaitHealthy();
-            stack.server = RestServer.start(stack.service);
+            // The feed starts before the wait for the topology: its records take their path through the spout and
+            // the decode bolt (and the JIT compiles it) while the stack starts, not in the user's first seconds.
             if (options.sampleRate() > 0) {
                 stack.feed = SampleFeed.start(stack.kafka.bootstrapServers(),
                                               stack.settings.getString(SettingsTable.DATASOURCE_KAFKA_TOPIC),
                                               options.sampleRate(), System.nanoTime());
             }
+            stack.service = QueryService.start(stack.settings);
+            progress.println("Waiting for the topology to answer a query ...");
+            stack.awaitHealthy();
+            stack.server = RestServer.start(stack.service);
             return stack;
         } catch (RuntimeException e) {
             stack.close();
