@@ -5,6 +5,8 @@ import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ public final class QueryIndex<Q> {
     /** One indexed path and the queries waiting for each of its values. */
     private static final class PathIndex<Q> {
         final FieldPath path;
-        final Map<String, List<Q>> byText = new HashMap<>();
+        final Map<TextKey, List<Q>> byText = new HashMap<>();
         final Map<Double, List<Q>> byNumber = new HashMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
@@ -139,6 +141,7 @@ public final class QueryIndex<Q> {
     private final List<ClauseIndex<Q>> extras = new ArrayList<>();
     private final Map<Q, ClauseIndex<Q>> extraOwners = new IdentityHashMap<>();
     private final RegexPrefilter<Q> regex;
+    private final TextKey probe = TextKey.probe();
 
     /** An index with every optimisation of {@link IndexFeature}. */
     public QueryIndex() {
@@ -207,7 +210,7 @@ public final class QueryIndex<Q> {
         List<Object> keys = new ArrayList<>();
         for (FilterValue v : equality.values()) {
             String text = v.value();
-            put(index.byText, text, query, keys);
+            put(index.byText, TextKey.of(text), query, keys);
             Object n = Values.asNumber(text);
             if (n != null) {
                 put(index.byNumber, numberKey(((Number) n).doubleValue()), query, keys);
@@ -257,7 +260,7 @@ public final class QueryIndex<Q> {
             ((RangeList<Q>) placement.range()).remove(query);
         }
         for (Object key : placement.keys()) {
-            Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof String ? index.byText
+            Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof TextKey ? index.byText
                     : key instanceof Double ? index.byNumber : index.byBoolean);
             List<Q> list = map.get(key);
             if (list != null) {
@@ -282,12 +285,16 @@ public final class QueryIndex<Q> {
 
     /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
     public void candidates(Record record, java.util.function.Consumer<Q> visit) {
+        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
+            if (lazy != null && visitSpan(index, lazy, visit)) {
+                continue;
+            }
             Object value = record.get(index.path);
             List<Q> hits = null;
             if (value instanceof String) {
-                hits = index.byText.get(value);
+                hits = index.byText.get(probe.set((String) value));
             } else if (value instanceof Number) {
                 hits = index.byNumber.get(numberKey(((Number) value).doubleValue()));
             } else if (value instanceof Boolean) {
@@ -315,6 +322,70 @@ public final class QueryIndex<Q> {
         }
         for (int i = 0, n = scan.size(); i < n; i++) {
             visit.accept(scan.get(i));
+        }
+    }
+
+    /**
+     * The candidates of one path read from the record's bytes, as {@link #candidates} would find them from the
+     * decoded value: a string is looked up by its bytes, a number parsed in place. False when the bytes cannot tell
+     * (the caller decodes the value then).
+     */
+    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, java.util.function.Consumer<Q> visit) {
+        long span = record.span(index.path);
+        if (span == LazyRecord.UNSURE) {
+            return false;
+        }
+        if (span == LazyRecord.MISSING) {
+            return true;
+        }
+        byte[] data = record.bytes();
+        int start = (int) (span >>> 32);
+        int end = (int) span;
+        boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
+        byte first = data[start];
+        if (first == '"') {
+            if (!index.byText.isEmpty()) {
+                if (!plainText(data, start + 1, end - 1)) {
+                    return false;
+                }
+                visitAll(index.byText.get(probe.set(data, start + 1, end - 1)), visit);
+            }
+        } else if (first == '-' || first >= '0' && first <= '9') {
+            double d = RawBytes.toDouble(data, start, end);
+            visitAll(index.byNumber.get(numberKey(d)), visit);
+            if (ranges) {
+                index.above.visit(d, visit);
+                index.below.visit(d, visit);
+            }
+            return true;
+        } else if (first == 't' || first == 'f') {
+            visitAll(index.byBoolean.get(first == 't'), visit);
+        }
+        if (ranges) { // strings, booleans, maps and lists compare by their own rules: every range query is a candidate
+            index.above.visitAll(visit);
+            index.below.visitAll(visit);
+        }
+        return true;
+    }
+
+    /** No escape, and well-formed UTF-8: the text is its bytes. */
+    private static boolean plainText(byte[] data, int from, int to) {
+        boolean ascii = true;
+        for (int i = from; i < to; i++) {
+            byte b = data[i];
+            if (b == '\\') {
+                return false;
+            }
+            ascii &= b >= 0;
+        }
+        return ascii || RawBytes.wellFormedUtf8(data, from, to);
+    }
+
+    private static <Q> void visitAll(List<Q> queries, java.util.function.Consumer<Q> visit) {
+        if (queries != null) {
+            for (int i = 0, n = queries.size(); i < n; i++) {
+                visit.accept(queries.get(i));
+            }
         }
     }
 

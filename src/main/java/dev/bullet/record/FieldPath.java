@@ -16,6 +16,7 @@ public final class FieldPath {
     private final String text;
     private final String[] segments;
     private final int[] indices;
+    private final byte[][] segmentsUtf8;
     private final byte[] headUtf8;
     private final int headHash;
     private final byte[] textUtf8;
@@ -28,7 +29,11 @@ public final class FieldPath {
         for (int i = 0; i < segments.length; i++) {
             indices[i] = parseIndex(segments[i]);
         }
-        this.headUtf8 = segments[0].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.segmentsUtf8 = new byte[segments.length][];
+        for (int i = 0; i < segments.length; i++) {
+            segmentsUtf8[i] = segments[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        this.headUtf8 = segmentsUtf8[0];
         this.headHash = JsonScanner.hash(headUtf8);
         this.textUtf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         this.textHash = JsonScanner.hash(textUtf8);
@@ -40,6 +45,16 @@ public final class FieldPath {
 
     int headHash() {
         return headHash;
+    }
+
+    /** The UTF-8 bytes of segment {@code i}. */
+    byte[] segmentUtf8(int i) {
+        return segmentsUtf8[i];
+    }
+
+    /** Segment {@code i} as a list index, or -1 when it is not one. */
+    int index(int i) {
+        return indices[i];
     }
 
     byte[] textUtf8() {

@@ -112,7 +112,7 @@ final class JsonScanner {
         if (skipWs(b, i, n) != n) {
             return null;
         }
-        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count);
+        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count, KeyShape.of(slots, count));
     }
 
     /**

@@ -7,30 +7,32 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * A record over its raw bytes, validated by {@link JsonScanner} but not decoded: a top-level field is decoded the
  * first time something reads it, and only that field ("only the fields the active queries touch", SPEC §5, §10).
  * {@link #asMap()} decodes everything (for RAW results). Values equal a full gson decode of the same bytes:
- * strings without escapes are cut straight from the bytes, numbers go through the decoder's number rule, anything
- * else through gson itself. Duplicate keys: the last one wins, as with the full decode. Not thread-safe.
+ * strings without escapes are cut straight from the bytes, numbers go through the decoder's number rule, objects and
+ * arrays without escapes are views over their bytes ({@link RawMap}, {@link RawList}: a path into them or a CONTAINS
+ * reads a few bytes and builds nothing), anything else goes through gson itself. Duplicate keys: the last one wins,
+ * as with the full decode. A key is found through the record's {@link KeyShape} in one probe. Not thread-safe.
  */
 public final class LazyRecord implements Record {
     private final byte[] data;
     private final int[] slots;
     private final int count;
+    private final KeyShape shape;
     private transient Object[] values;
     private transient long[] read;
     private transient Map<String, Object> map;
 
-    LazyRecord(byte[] data, int[] slots, int count) {
+    LazyRecord(byte[] data, int[] slots, int count, KeyShape shape) {
         this.data = data;
         this.slots = slots;
         this.count = count;
+        this.shape = shape;
     }
 
     @Override
@@ -45,8 +47,130 @@ public final class LazyRecord implements Record {
         return nested != null ? nested : top(path.textUtf8(), path.textHash());
     }
 
+    /**
+     * Where the value at the path lies in {@link #bytes()}: {@code start << 32 | end}, found without decoding
+     * anything (the index reads values this way, so a record whose value no query waits for builds nothing); or
+     * {@link #MISSING} when the path reads null (absent, or JSON null); or {@link #UNSURE} when only {@link #get}
+     * can tell (escaped or non-ASCII keys on the way, duplicate top-level key hashes, a record already decoded). The
+     * value at a span is what {@link #get} returns for the path.
+     */
+    public long span(FieldPath path) {
+        if (map != null) {
+            return UNSURE;
+        }
+        long head = topSpan(path.headUtf8(), path.headHash());
+        if (path.depth() == 1 || head == UNSURE) {
+            return head;
+        }
+        long nested = head == MISSING ? MISSING : nestedSpan(head, path);
+        if (nested == UNSURE) {
+            return UNSURE;
+        }
+        if (nested != MISSING && data[(int) (nested >>> 32)] != 'n') {
+            return nested;
+        }
+        return topSpan(path.textUtf8(), path.textHash()); // a dotted key at the top level, as get reads it
+    }
+
+    /** {@link #span}: the path reads null. */
+    public static final long MISSING = -1L;
+    /** {@link #span}: ask {@link #get}. */
+    public static final long UNSURE = -2L;
+
+    private long topSpan(byte[] key, int hash) {
+        int slot = shape.slotOf(hash);
+        if (slot == KeyShape.AMBIGUOUS) {
+            return UNSURE;
+        }
+        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key)) {
+            return MISSING;
+        }
+        int s = slot * JsonScanner.SLOT;
+        long span = (long) slots[s + 2] << 32 | slots[s + 3];
+        return data[slots[s + 2]] == 'n' ? MISSING : span;
+    }
+
+    /** Walks the path's segments after the head through the bytes of objects and arrays. */
+    private long nestedSpan(long span, FieldPath path) {
+        for (int seg = 1, depth = path.depth(); seg < depth; seg++) {
+            int start = (int) (span >>> 32);
+            byte first = data[start];
+            if (first == '{') {
+                span = member(start, path.segmentUtf8(seg));
+            } else if (first == '[') {
+                span = element(start, path.index(seg));
+            } else {
+                return MISSING;
+            }
+            if (span < 0) {
+                return span;
+            }
+        }
+        return span;
+    }
+
+    /** The value of the last member of the object at {@code start} with this key; MISSING; UNSURE. */
+    private long member(int start, byte[] key) {
+        long found = MISSING;
+        int i = RawJson.skipSpace(data, start + 1);
+        if (data[i] == '}') {
+            return MISSING;
+        }
+        while (true) {
+            int keyStart = i + 1;
+            int keyEnd = RawJson.skipString(data, i) - 1;
+            boolean same = keyEnd - keyStart == key.length;
+            for (int k = keyStart; k < keyEnd; k++) {
+                byte b = data[k];
+                if (b == '\\' || b < 0) {
+                    return UNSURE; // the key's text is not its bytes: let the decode compare
+                }
+                same = same && b == key[k - keyStart];
+            }
+            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
+            int valueEnd = RawJson.skipValue(data, valueStart);
+            if (same) {
+                found = (long) valueStart << 32 | valueEnd;
+            }
+            i = RawJson.skipSpace(data, valueEnd);
+            if (data[i] == '}') {
+                return found;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
+    /** The element {@code index} of the array at {@code start}, or MISSING. */
+    private long element(int start, int index) {
+        if (index < 0) {
+            return MISSING;
+        }
+        int i = RawJson.skipSpace(data, start + 1);
+        if (data[i] == ']') {
+            return MISSING;
+        }
+        for (int e = 0; ; e++) {
+            int end = RawJson.skipValue(data, i);
+            if (e == index) {
+                return (long) i << 32 | end;
+            }
+            i = RawJson.skipSpace(data, end);
+            if (data[i] == ']') {
+                return MISSING;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
     /** The value of a top-level key (the last occurrence), or null. */
     private Object top(byte[] key, int hash) {
+        int slot = shape.slotOf(hash);
+        if (slot >= 0) {
+            return sameKey(slot * JsonScanner.SLOT, key) ? value(slot) : null;
+        }
+        if (slot == KeyShape.ABSENT) {
+            return null;
+        }
         for (int i = count - 1; i >= 0; i--) {
             int s = i * JsonScanner.SLOT;
             if (slots[s] == hash && sameKey(s, key)) {
@@ -94,28 +218,21 @@ public final class LazyRecord implements Record {
     private Object decode(int start, int end) {
         byte first = data[start];
         if (first == '"') {
-            boolean plain = true;
-            for (int k = start + 1; k < end - 1; k++) {
-                if (data[k] == '\\') {
-                    plain = false;
-                    break;
-                }
-            }
-            if (plain) {
-                return new String(data, start + 1, end - start - 2, StandardCharsets.UTF_8);
+            String text = RawJson.string(data, start, end);
+            if (text != null) {
+                return text;
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
-            return RecordDecoder.toNumber(new String(data, start, end - start, StandardCharsets.ISO_8859_1));
+            return RawJson.number(data, start, end);
         } else if (first == 't') {
             return Boolean.TRUE;
         } else if (first == 'f') {
             return Boolean.FALSE;
         } else if (first == 'n') {
             return null;
-        } else {
-            Object container = new ContainerReader(data, start).read();
-            if (container != ContainerReader.UNSURE) {
-                return container;
+        } else if (first == '{' || first == '[') {
+            if (!RawJson.hasEscape(data, start, end)) {
+                return RawJson.decode(data, start, end); // a view over the bytes: nothing is built until it is read
             }
         }
         try (JsonReader reader = new JsonReader(new StringReader(new String(data, start, end - start, StandardCharsets.UTF_8)))) {
@@ -155,125 +272,5 @@ public final class LazyRecord implements Record {
     @Override
     public String toString() {
         return new String(data, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Decodes an object or array the scanner has validated, straight from the bytes, as gson would (LinkedHashMap,
-     * ArrayList, the number rule of {@link RecordDecoder#toNumber}, the last of duplicate keys); anything with an
-     * escape gives {@link #UNSURE} and goes to gson.
-     */
-    private static final class ContainerReader {
-        static final Object UNSURE = new Object();
-        private final byte[] data;
-        private int p;
-
-        ContainerReader(byte[] data, int start) {
-            this.data = data;
-            this.p = start;
-        }
-
-        Object read() {
-            try {
-                return value();
-            } catch (Unsure e) {
-                return UNSURE;
-            }
-        }
-
-        /** Thrown on anything the fast path leaves to gson. */
-        private static final class Unsure extends RuntimeException {
-            private static final long serialVersionUID = 1L;
-
-            Unsure() {
-                super(null, null, false, false);
-            }
-        }
-
-        private static final Unsure UNSURE_EXCEPTION = new Unsure();
-
-        private void skipSpace() {
-            while (data[p] == ' ' || data[p] == '\t' || data[p] == '\n' || data[p] == '\r') {
-                p++;
-            }
-        }
-
-        private Object value() {
-            skipSpace();
-            byte b = data[p];
-            switch (b) {
-                case '{': {
-                    p++;
-                    Map<String, Object> map = new LinkedHashMap<>();
-                    skipSpace();
-                    if (data[p] == '}') {
-                        p++;
-                        return map;
-                    }
-                    while (true) {
-                        skipSpace();
-                        String key = string();
-                        skipSpace();
-                        p++; // ':'
-                        map.put(key, value());
-                        skipSpace();
-                        if (data[p++] == '}') {
-                            return map;
-                        }
-                    }
-                }
-                case '[': {
-                    p++;
-                    List<Object> list = new ArrayList<>();
-                    skipSpace();
-                    if (data[p] == ']') {
-                        p++;
-                        return list;
-                    }
-                    while (true) {
-                        list.add(value());
-                        skipSpace();
-                        if (data[p++] == ']') {
-                            return list;
-                        }
-                    }
-                }
-                case '"':
-                    return string();
-                case 't':
-                    p += 4;
-                    return Boolean.TRUE;
-                case 'f':
-                    p += 5;
-                    return Boolean.FALSE;
-                case 'n':
-                    p += 4;
-                    return null;
-                default: {
-                    int start = p;
-                    while (p < data.length && (data[p] == '-' || data[p] == '+' || data[p] == '.' || data[p] == 'e'
-                                               || data[p] == 'E' || data[p] >= '0' && data[p] <= '9')) {
-                        p++;
-                    }
-                    if (p == start) {
-                        throw UNSURE_EXCEPTION;
-                    }
-                    return RecordDecoder.toNumber(new String(data, start, p - start, StandardCharsets.ISO_8859_1));
-                }
-            }
-        }
-
-        private String string() {
-            if (data[p] != '"') {
-                throw UNSURE_EXCEPTION;
-            }
-            int start = ++p;
-            while (data[p] != '"') {
-                if (data[p] == '\\') {
-                    throw UNSURE_EXCEPTION;
-                }
-                p++;
-            }
-            return new String(data, start, p++ - start, StandardCharsets.UTF_8);
-        }
     }
 }

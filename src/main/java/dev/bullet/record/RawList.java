@@ -1,0 +1,75 @@
+package dev.bullet.record;
+
+import java.util.AbstractList;
+import java.util.RandomAccess;
+
+/**
+ * A JSON array of a record read in place: the list gson's full decode would give, with each element decoded the first
+ * time it is read (inner objects and arrays as views again, see {@link RawMap}). Read-only; not thread-safe.
+ */
+final class RawList extends AbstractList<Object> implements RandomAccess {
+    private static final Object UNREAD = new Object();
+
+    private final byte[] data;
+    private final int start;
+    /** Per element: start, end. Null until first read. */
+    private int[] spans;
+    private int size;
+    private Object[] values;
+
+    RawList(byte[] data, int start) {
+        this.data = data;
+        this.start = start;
+    }
+
+    private void index() {
+        if (spans != null) {
+            return;
+        }
+        int[] s = new int[8];
+        int n = 0;
+        int i = RawJson.skipSpace(data, start + 1);
+        if (data[i] != ']') {
+            while (true) {
+                int end = RawJson.skipValue(data, i);
+                if ((n + 1) * 2 > s.length) {
+                    s = java.util.Arrays.copyOf(s, s.length * 2);
+                }
+                s[n * 2] = i;
+                s[n * 2 + 1] = end;
+                n++;
+                i = RawJson.skipSpace(data, end);
+                if (data[i] == ']') {
+                    break;
+                }
+                i = RawJson.skipSpace(data, i + 1);
+            }
+        }
+        spans = s;
+        size = n;
+    }
+
+    @Override
+    public Object get(int index) {
+        index();
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("Index " + index + " out of bounds for length " + size);
+        }
+        if (values == null) {
+            values = new Object[size];
+            java.util.Arrays.fill(values, UNREAD);
+        }
+        Object v = values[index];
+        if (v == UNREAD) {
+            v = RawJson.decode(data, spans[index * 2], spans[index * 2 + 1]);
+            values[index] = v;
+        }
+        return v;
+    }
+
+    @Override
+    public int size() {
+        index();
+        return size;
+    }
+}
