@@ -5,6 +5,8 @@ import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -26,8 +28,8 @@ import java.util.function.Consumer;
 final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private static final class PathContains<Q> {
         final FieldPath path;
-        final Map<String, List<Q>> byKey = new HashMap<>();
-        final Map<String, List<Q>> byText = new HashMap<>();
+        final Map<TextKey, List<Q>> byKey = new HashMap<>();
+        final Map<TextKey, List<Q>> byText = new HashMap<>();
         final Map<Double, List<Q>> byNumber = new HashMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         final Map<Double, List<Q>> bySize = new HashMap<>();
@@ -43,6 +45,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     }
 
     private final List<PathContains<Q>> paths = new ArrayList<>();
+    private final TextKey probe = TextKey.probe();
+    private final InBytes bytes = new InBytes();
     private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
 
     @Override
@@ -57,7 +61,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             String text = v.value();
             switch (clause.operation()) {
                 case CONTAINS_KEY:
-                    put(path.byKey, text, query, placement);
+                    put(path.byKey, TextKey.of(text), query, placement);
                     break;
                 case SIZE_IS: {
                     Object n = Values.asNumber(text);
@@ -67,7 +71,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     break;
                 }
                 default: {
-                    put(path.byText, text, query, placement);
+                    put(path.byText, TextKey.of(text), query, placement);
                     Object n = Values.asNumber(text);
                     if (n != null) {
                         put(path.byNumber, numberKey(((Number) n).doubleValue()), query, placement);
@@ -119,8 +123,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
     @Override
     public void candidates(Record record, Consumer<Q> visit) {
+        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathContains<Q> path = paths.get(p);
+            if (lazy != null && bytes.visit(path, lazy, visit)) {
+                continue;
+            }
             Object value = record.get(path.path);
             if (value instanceof Map) {
                 Map<?, ?> map = (Map<?, ?>) value;
@@ -147,10 +155,10 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit) {
+    private void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit) {
         if (!path.byKey.isEmpty()) {
             for (Object key : map.keySet()) {
-                visitAll(path.byKey.get(key), visit);
+                visitAll(path.byKey.get(probe.set((String) key)), visit);
             }
         }
         for (Object v : map.values()) {
@@ -158,13 +166,139 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> void byValue(PathContains<Q> path, Object v, Consumer<Q> visit) {
+    private void byValue(PathContains<Q> path, Object v, Consumer<Q> visit) {
         if (v instanceof String) {
-            visitAll(path.byText.get(v), visit);
+            visitAll(path.byText.get(probe.set((String) v)), visit);
         } else if (v instanceof Number) {
             visitAll(path.byNumber.get(numberKey(((Number) v).doubleValue())), visit);
         } else if (v instanceof Boolean) {
             visitAll(path.byBoolean.get(v), visit);
+        }
+    }
+
+    /**
+     * The candidates of one path read from the record's bytes, as {@link #candidates} finds them from the decoded
+     * value (an ASCII container without escapes: keys and strings are their bytes); false when the caller must decode.
+     * Duplicate keys are walked too: an overridden value can only add a candidate, and sizes count distinct keys.
+     */
+    private final class InBytes implements RawBytes.Members, RawBytes.Elements {
+        private static final int PAIRWISE = 32;
+        private final int[] keys = new int[PAIRWISE * 2];
+        private byte[] data;
+        private PathContains<Q> path;
+        private Consumer<Q> visit;
+        private boolean inner;
+        private int members;
+
+        boolean visit(PathContains<Q> path, LazyRecord record, Consumer<Q> visit) {
+            long span = record.span(path.path);
+            if (span == LazyRecord.UNSURE) {
+                return false;
+            }
+            if (span == LazyRecord.MISSING) {
+                return true;
+            }
+            byte[] data = record.bytes();
+            int start = (int) (span >>> 32);
+            int end = (int) span;
+            byte first = data[start];
+            if (first == '"') {
+                if (!path.bySize.isEmpty()) {
+                    if (!RawBytes.plainAscii(data, start + 1, end - 1)) {
+                        return false;
+                    }
+                    visitAll(path.bySize.get(numberKey(end - start - 2)), visit);
+                }
+                return true;
+            }
+            if (first != '{' && first != '[') {
+                return true;
+            }
+            if (!RawBytes.plainAscii(data, start, end)) {
+                return false;
+            }
+            this.data = data;
+            this.path = path;
+            this.visit = visit;
+            this.inner = false;
+            this.members = 0;
+            int size;
+            if (first == '{') {
+                RawBytes.members(data, start, this);
+                size = members <= PAIRWISE ? distinct() : -1;
+            } else {
+                size = RawBytes.elements(data, start, this);
+            }
+            this.data = null;
+            this.visit = null;
+            if (!path.bySize.isEmpty()) {
+                if (size < 0) {
+                    return false; // a large map: its decode counts its distinct keys (candidates so far are harmless)
+                }
+                visitAll(path.bySize.get(numberKey(size)), visit);
+            }
+            return true;
+        }
+
+        @Override
+        public void member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
+            if (!inner) {
+                if (members < PAIRWISE) {
+                    keys[members * 2] = keyStart;
+                    keys[members * 2 + 1] = keyEnd;
+                }
+                members++;
+            }
+            if (!path.byKey.isEmpty()) {
+                visitAll(path.byKey.get(probe.set(data, keyStart, keyEnd)), visit);
+            }
+            if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
+                inner = true;
+                RawBytes.members(data, valueStart, this);
+                inner = false;
+            } else {
+                value(valueStart, valueEnd);
+            }
+        }
+
+        @Override
+        public void element(int start, int end) {
+            if (data[start] == '{') {
+                inner = true; // a list's maps are searched, not their inner maps
+                RawBytes.members(data, start, this);
+                inner = false;
+            } else {
+                value(start, end);
+            }
+        }
+
+        private void value(int start, int end) {
+            byte first = data[start];
+            if (first == '"') {
+                visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
+            } else if (first == '-' || first >= '0' && first <= '9') {
+                if (!path.byNumber.isEmpty()) {
+                    visitAll(path.byNumber.get(numberKey(RawBytes.toDouble(data, start, end))), visit);
+                }
+            } else if (first == 't' || first == 'f') {
+                visitAll(path.byBoolean.get(first == 't'), visit);
+            }
+        }
+
+        /** The number of distinct keys among the first members (at most {@link #PAIRWISE}). */
+        private int distinct() {
+            int n = members;
+            int distinct = 0;
+            for (int a = 0; a < n; a++) {
+                boolean seen = false;
+                for (int b = 0; b < a && !seen; b++) {
+                    seen = java.util.Arrays.equals(data, keys[a * 2], keys[a * 2 + 1], data, keys[b * 2], keys[b * 2 + 1]);
+                }
+                if (!seen) {
+                    distinct++;
+                }
+            }
+            return distinct;
         }
     }
 

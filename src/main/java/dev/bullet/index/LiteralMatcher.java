@@ -112,7 +112,7 @@ final class LiteralMatcher {
     }
 
     /** Reports every literal occurring in the text, folded. */
-    void scan(String text, Found found) {
+    void scan(CharSequence text, Found found) {
         int state = 0;
         int[] next = this.next;
         int[] classOf = this.classOf;

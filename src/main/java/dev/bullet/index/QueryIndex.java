@@ -35,6 +35,8 @@ public final class QueryIndex<Q> {
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
         final RangeList<Q> above = new RangeList<>(true);
         final RangeList<Q> below = new RangeList<>(false);
+        /** Negated ranges ({@code NOT x < c}): they also match a record without a value here. */
+        final List<Q> whenMissing = new ArrayList<>();
         int size;
 
         PathIndex(FieldPath path) {
@@ -43,7 +45,15 @@ public final class QueryIndex<Q> {
     }
 
     /** Where a query was put, to take it out again. */
-    private record Placement(FieldPath path, List<Object> keys, RangeList<?> range) {
+    private record Placement(FieldPath path, List<Object> keys, RangeList<?> range, boolean whenMissing) {
+    }
+
+    /**
+     * Where a range query waits: on the above list (thresholds at or below the value) or the below list, with an
+     * optional far bound ({@code limit}) that lets a numeric value past it skip the query, and whether a missing
+     * value must visit it too (a negated range).
+     */
+    private record RangeSpec(FieldPath path, boolean above, double threshold, double limit, boolean whenMissing) {
     }
 
     /**
@@ -55,7 +65,9 @@ public final class QueryIndex<Q> {
         final boolean above;
         final List<Q> queries = new ArrayList<>();
         final List<Double> thresholds = new ArrayList<>();
+        final List<Double> limits = new ArrayList<>();
         double[] sorted = new double[0];
+        double[] sortedLimits = new double[0];
         Object[] ordered = new Object[0];
         boolean dirty;
 
@@ -63,12 +75,14 @@ public final class QueryIndex<Q> {
             this.above = above;
         }
 
-        void add(Q query, double threshold) {
-            if (Double.isNaN(threshold)) {
+        /** {@code limit}: a value beyond it (above it on the above list, below it on the below list) skips the query. */
+        void add(Q query, double threshold, double limit) {
+            if (Double.isNaN(threshold) || Double.isNaN(limit)) {
                 throw new IllegalArgumentException("a range threshold cannot be NaN");
             }
             queries.add(query);
             thresholds.add(threshold);
+            limits.add(limit);
             dirty = true;
         }
 
@@ -77,6 +91,7 @@ public final class QueryIndex<Q> {
                 if (queries.get(i) == query) {
                     queries.remove(i);
                     thresholds.remove(i);
+                    limits.remove(i);
                 }
             }
             dirty = true;
@@ -93,9 +108,11 @@ public final class QueryIndex<Q> {
             }
             java.util.Arrays.sort(order, (a, b) -> Double.compare(thresholds.get(a), thresholds.get(b)));
             sorted = new double[order.length];
+            sortedLimits = new double[order.length];
             ordered = new Object[order.length];
             for (int i = 0; i < order.length; i++) {
                 sorted[i] = thresholds.get(order[i]);
+                sortedLimits[i] = limits.get(order[i]);
                 ordered[i] = queries.get(order[i]);
             }
             dirty = false;
@@ -112,13 +129,18 @@ public final class QueryIndex<Q> {
                 visitAll(visit);
                 return;
             }
+            double[] limit = sortedLimits;
             if (above) {
                 for (int i = 0; i < n && sorted[i] <= value; i++) {
-                    visit.accept((Q) ordered[i]);
+                    if (value <= limit[i]) {
+                        visit.accept((Q) ordered[i]);
+                    }
                 }
             } else {
                 for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
-                    visit.accept((Q) ordered[i]);
+                    if (value >= limit[i]) {
+                        visit.accept((Q) ordered[i]);
+                    }
                 }
             }
         }
@@ -174,24 +196,16 @@ public final class QueryIndex<Q> {
             entries.put(query, placements);
             return;
         }
-        Clause.Relational range = rangeIndexable(filter);
+        RangeSpec range = rangeSpec(filter);
         if (range != null) {
-            PathIndex<Q> index = pathIndex(range.field());
-            boolean above = range.operation() == Operation.GREATER_THAN || range.operation() == Operation.GREATER_EQUALS;
-            // A NaN literal (e.g. "-NaN") compares with no number (Values.compareNumbers), so it lets no number
-            // through and must not become a threshold: NaN sorts last and would end every scan of the list early.
-            // With only NaN literals the threshold is the far end: only an infinite value may still be visited.
-            double threshold = above ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-            for (FilterValue v : range.values()) {
-                double d = ((Number) Values.asNumber(v.value())).doubleValue();
-                if (!Double.isNaN(d)) {
-                    threshold = above ? Math.min(threshold, d) : Math.max(threshold, d);
-                }
+            PathIndex<Q> index = pathIndex(range.path());
+            RangeList<Q> list = range.above() ? index.above : index.below;
+            list.add(query, range.threshold(), range.limit());
+            if (range.whenMissing()) {
+                index.whenMissing.add(query);
             }
-            RangeList<Q> list = above ? index.above : index.below;
-            list.add(query, threshold);
             index.size++;
-            entries.put(query, List.of(new Placement(range.field(), List.of(), list)));
+            entries.put(query, List.of(new Placement(range.path(), List.of(), list, range.whenMissing())));
             return;
         }
         for (ClauseIndex<Q> extra : extras) {
@@ -221,7 +235,7 @@ public final class QueryIndex<Q> {
             }
         }
         index.size++;
-        return new Placement(equality.field(), keys, null);
+        return new Placement(equality.field(), keys, null, false);
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
@@ -259,6 +273,9 @@ public final class QueryIndex<Q> {
         if (placement.range() != null) {
             ((RangeList<Q>) placement.range()).remove(query);
         }
+        if (placement.whenMissing()) {
+            index.whenMissing.remove(query);
+        }
         for (Object key : placement.keys()) {
             Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof TextKey ? index.byText
                     : key instanceof Double ? index.byNumber : index.byBoolean);
@@ -292,6 +309,10 @@ public final class QueryIndex<Q> {
                 continue;
             }
             Object value = record.get(index.path);
+            if (value == null) {
+                visitAll(index.whenMissing, visit);
+                continue;
+            }
             List<Q> hits = null;
             if (value instanceof String) {
                 hits = index.byText.get(probe.set((String) value));
@@ -336,6 +357,7 @@ public final class QueryIndex<Q> {
             return false;
         }
         if (span == LazyRecord.MISSING) {
+            visitAll(index.whenMissing, visit);
             return true;
         }
         byte[] data = record.bytes();
@@ -427,32 +449,76 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * A numeric range a filter requires ({@code > >= < <=} with plain numeric literals), itself or as a conjunct of a
-     * top-level AND.
+     * The numeric range a filter requires, if the index can use it: a range ({@code > >= < <=} with plain numeric
+     * literals) or a negated one ({@code NOT x < c} is {@code x >= c}, or a value that is missing or not a number),
+     * itself or as a conjunct of a top-level AND; two conjuncts bounding one path from both sides make an interval.
      */
-    static Clause.Relational rangeIndexable(Clause filter) {
+    static RangeSpec rangeSpec(Clause filter) {
         if (filter instanceof Clause.Relational) {
-            Clause.Relational r = (Clause.Relational) filter;
-            if (!r.operation().isRange()) {
-                return null;
-            }
-            for (FilterValue v : r.values()) {
-                if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null
-                    || Values.asNumber(v.value()) == null) {
-                    return null;
-                }
-            }
-            return r;
+            return plainRange((Clause.Relational) filter, false);
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT) {
+            List<Clause> inner = ((Clause.Logical) filter).clauses();
+            return inner.size() == 1 && inner.get(0) instanceof Clause.Relational
+                    ? plainRange((Clause.Relational) inner.get(0), true) : null;
         }
         if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            for (Clause c : ((Clause.Logical) filter).clauses()) {
-                Clause.Relational r = rangeIndexable(c);
-                if (r != null) {
-                    return r;
+            List<Clause> clauses = ((Clause.Logical) filter).clauses();
+            RangeSpec first = null;
+            for (Clause c : clauses) {
+                RangeSpec r = rangeSpec(c);
+                if (r == null) {
+                    continue;
+                }
+                if (first == null) {
+                    first = r;
+                    continue;
+                }
+                if (!first.whenMissing() && !r.whenMissing() && first.path().equals(r.path()) && first.above() != r.above()
+                    && !Double.isInfinite(first.threshold()) && !Double.isInfinite(r.threshold())) {
+                    RangeSpec lower = first.above() ? first : r;
+                    RangeSpec upper = first.above() ? r : first;
+                    return new RangeSpec(lower.path(), true, lower.threshold(), upper.threshold(), false);
                 }
             }
+            return first;
         }
         return null;
+    }
+
+    /**
+     * A plain range clause as a spec; negated: the opposite side, a missing value visits it, and any NaN literal
+     * (which compares with nothing, so its negation holds for every value) makes it unindexable.
+     */
+    private static RangeSpec plainRange(Clause.Relational r, boolean negated) {
+        if (!r.operation().isRange() || r.values().isEmpty()) {
+            return null;
+        }
+        boolean above = r.operation() == Operation.GREATER_THAN || r.operation() == Operation.GREATER_EQUALS;
+        // x > any literal: above the smallest; NOT x > any literal (x <= every one): below the smallest; and the
+        // other way round for < and NOT <
+        boolean smallest = above;
+        double threshold = Double.NaN;
+        for (FilterValue v : r.values()) {
+            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null
+                || Values.asNumber(v.value()) == null) {
+                return null;
+            }
+            double d = ((Number) Values.asNumber(v.value())).doubleValue();
+            if (Double.isNaN(d)) {
+                if (negated) {
+                    return null;
+                }
+                continue; // a NaN literal lets no number through and must not become a threshold (NaN sorts last)
+            }
+            threshold = Double.isNaN(threshold) ? d : (smallest ? Math.min(threshold, d) : Math.max(threshold, d));
+        }
+        boolean side = negated != above;
+        if (Double.isNaN(threshold)) { // only NaN literals: only an infinite value may still be visited
+            threshold = side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+        }
+        return new RangeSpec(r.field(), side, threshold, side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY,
+                             negated);
     }
 
     private static boolean usable(Clause.Relational r) {

@@ -46,8 +46,8 @@ final class RegexLiterals {
         static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true);
 
         /** Whether a value may match: false only when it cannot. */
-        boolean admits(String value) {
-            if (value.isEmpty()) {
+        boolean admits(CharSequence value) {
+            if (value.length() == 0) {
                 return nullable;
             }
             return first.contains(LiteralMatcher.fold(value.charAt(0)))

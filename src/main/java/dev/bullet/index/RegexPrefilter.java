@@ -8,6 +8,7 @@ import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
+import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -138,6 +139,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private long stamp;
     private PathFilter<Q> scanning;
     private final LiteralMatcher.Found sink = this::found;
+    private final AsciiText ascii = new AsciiText();
 
     @Override
     public boolean add(Q query, Clause filter) {
@@ -290,20 +292,41 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     @Override
     public void candidates(Record record, Consumer<Q> visit) {
+        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathFilter<Q> path = paths.get(p);
-            Object value = record.get(path.path);
-            if (value == null || value instanceof Map || value instanceof List) {
-                continue;
+            CharSequence text = null;
+            if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
+                long span = lazy.span(path.path);
+                if (span == LazyRecord.MISSING) {
+                    continue;
+                }
+                if (span != LazyRecord.UNSURE) {
+                    byte[] data = lazy.bytes();
+                    int start = (int) (span >>> 32);
+                    int end = (int) span;
+                    if (data[start] == '{' || data[start] == '[') {
+                        continue;
+                    }
+                    if (data[start] == '"' && AsciiText.plain(data, start + 1, end - 1)) {
+                        text = ascii.set(data, start + 1, end - 1);
+                    }
+                }
             }
-            String text = value instanceof String ? (String) value : String.valueOf(value);
+            if (text == null) {
+                Object value = record.get(path.path);
+                if (value == null || value instanceof Map || value instanceof List) {
+                    continue;
+                }
+                text = value instanceof String ? (String) value : String.valueOf(value);
+            }
             if (path.entries > 0) {
                 visitMatching(path, text, visit);
             }
             if (path.unfiltered.isEmpty()) {
                 continue;
             }
-            if (text.isEmpty()) {
+            if (text.length() == 0) {
                 for (Entry<Q> entry : path.unfiltered) {
                     if (entry.shape.nullable()) {
                         visit.accept(entry.query);
@@ -320,7 +343,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> void visitAdmitted(List<Entry<Q>> entries, String text, Consumer<Q> visit) {
+    private static <Q> void visitAdmitted(List<Entry<Q>> entries, CharSequence text, Consumer<Q> visit) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
             if (entry.shape.admits(text)) {
@@ -329,7 +352,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private void visitMatching(PathFilter<Q> path, String text, Consumer<Q> visit) {
+    private void visitMatching(PathFilter<Q> path, CharSequence text, Consumer<Q> visit) {
         if (path.matcher == null) {
             path.matcher = new LiteralMatcher(path.literals);
             path.found = new boolean[path.literals.size()];

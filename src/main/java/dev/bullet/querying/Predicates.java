@@ -90,9 +90,28 @@ public final class Predicates {
         }
     }
 
+    /** Patterns compiled lately on this thread: a query submitted again (a restarted RAW query, a dashboard opened
+     * by many) does not compile its pattern again. Per thread, so no two Filter tasks share an RE2 matcher pool. */
+    private static final int PATTERN_CACHE = 4096;
+    private static final ThreadLocal<Map<String, Pattern>> PATTERNS = ThreadLocal.withInitial(
+            () -> new java.util.LinkedHashMap<>(256, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Pattern> eldest) {
+                    return size() > PATTERN_CACHE;
+                }
+            });
+
     /** The compiled form of an RLIKE pattern: RE2/J, so matching runs in linear time even on hostile patterns. */
     public static Pattern rlikePattern(String regex) {
-        return Pattern.compile(regex);
+        Map<String, Pattern> cache = PATTERNS.get();
+        Pattern p = cache.get(regex);
+        if (p == null) {
+            p = Pattern.compile(regex);
+            cache.put(regex, p);
+        }
+        return p;
     }
 
     /**

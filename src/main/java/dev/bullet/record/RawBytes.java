@@ -37,4 +37,61 @@ public final class RawBytes {
     public static boolean wellFormedUtf8(byte[] data, int from, int to) {
         return JsonScanner.wellFormedUtf8(data, from, to);
     }
+
+    /** Receives the members of an object: its key inside the quotes, its value. */
+    public interface Members {
+        void member(int keyStart, int keyEnd, int valueStart, int valueEnd);
+    }
+
+    /** Receives the elements of an array. */
+    public interface Elements {
+        void element(int start, int end);
+    }
+
+    /** Walks the members of the validated object at {@code start}, in order (duplicate keys included). */
+    public static void members(byte[] data, int start, Members visit) {
+        int i = RawJson.skipSpace(data, start + 1);
+        if (data[i] == '}') {
+            return;
+        }
+        while (true) {
+            int keyEnd = RawJson.skipString(data, i) - 1;
+            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
+            int valueEnd = RawJson.skipValue(data, valueStart);
+            visit.member(i + 1, keyEnd, valueStart, valueEnd);
+            i = RawJson.skipSpace(data, valueEnd);
+            if (data[i] == '}') {
+                return;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
+    /** Walks the elements of the validated array at {@code start}; returns their number. */
+    public static int elements(byte[] data, int start, Elements visit) {
+        int i = RawJson.skipSpace(data, start + 1);
+        if (data[i] == ']') {
+            return 0;
+        }
+        for (int n = 1; ; n++) {
+            int end = RawJson.skipValue(data, i);
+            visit.element(i, end);
+            i = RawJson.skipSpace(data, end);
+            if (data[i] == ']') {
+                return n;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
+    /** Whether {@code [from, to)} is ASCII without a backslash: a string's text is exactly these bytes. */
+    public static boolean plainAscii(byte[] data, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = data[i];
+            if (b < 0 || b == '\\') {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -26,9 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class QueryIndexPropertyTest {
     private static final String[] FIELDS = {"id", "n", "m.k", "l.0.a", "b"};
     private static final String[] LITERALS = {"1", "2", "1.0", "-0", "0", "x", "X", "true", "TRUE", "false", " 2",
-                                              "1e0", "9007199254740993", "abc", "2.5", "-3"};
+                                              "1e0", "9007199254740993", "abc", "2.5", "-3", "-NaN", "9007199254740992"};
     private static final String[] VALUES = {"1", "2", "1.0", "-0.0", "0", "\"x\"", "\"1\"", "true", "false", "null",
-                                            "\" 2\"", "9007199254740993", "2.5", "-3", "\"abc\"", "[1]", "{\"a\":1}"};
+                                            "\" 2\"", "9007199254740993", "2.5", "-3", "\"abc\"", "[1]", "{\"a\":1}",
+                                            "9007199254740992", "9007199254740994", "1e400", "-1e400", "-2.5"};
 
     private static String literal(Random r) {
         return "\"" + LITERALS[r.nextInt(LITERALS.length)] + "\"";
@@ -51,6 +52,9 @@ class QueryIndexPropertyTest {
             case 4: {
                 String[] ops = {">", ">=", "<", "<="};
                 String v = r.nextBoolean() ? "\"" + (r.nextInt(7) - 3) + (r.nextBoolean() ? ".5" : "") + "\"" : literal(r);
+                if (r.nextInt(4) == 0) { // several literals: any of them
+                    v += "," + (r.nextBoolean() ? "\"" + (r.nextInt(7) - 3) + "\"" : literal(r));
+                }
                 return "{\"field\":\"" + field + "\",\"operation\":\"" + ops[r.nextInt(4)] + "\",\"values\":[" + v + "]}";
             }
             case 5:
@@ -66,8 +70,12 @@ class QueryIndexPropertyTest {
 
     private static String record(Random r) {
         String v = VALUES[r.nextInt(VALUES.length)];
-        return "{\"id\":" + VALUES[r.nextInt(VALUES.length)] + ",\"n\":" + v + ",\"m\":{\"k\":" + VALUES[r.nextInt(VALUES.length)]
+        String json = "{\"id\":" + VALUES[r.nextInt(VALUES.length)] + ",\"n\":" + v + ",\"m\":{\"k\":" + VALUES[r.nextInt(VALUES.length)]
                + "},\"l\":[{\"a\":" + VALUES[r.nextInt(VALUES.length)] + "}],\"b\":" + VALUES[r.nextInt(VALUES.length)] + "}";
+        if (r.nextInt(4) == 0) { // a missing field: negated ranges and NOT match it
+            json = json.replace(new String[] {"\"id\":", "\"n\":", "\"b\":"}[r.nextInt(3)], "\"zz\":");
+        }
+        return json;
     }
 
     @Test
@@ -97,7 +105,8 @@ class QueryIndexPropertyTest {
             }
             for (int k = 0; k < 100; k++) {
                 String json = record(r);
-                Record rec = decoder.decode(json);
+                // the lazy record (read from its bytes by the index) and the eager one (read through get)
+                Record rec = k % 2 == 0 ? decoder.decode(json) : RecordDecoder.decodeEagerly(json);
                 Set<Integer> candidates = new HashSet<>();
                 index.candidates(rec, candidates::add);
                 for (int q = 0; q < predicates.size(); q++) {

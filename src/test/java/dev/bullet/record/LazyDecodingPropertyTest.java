@@ -113,8 +113,47 @@ class LazyDecodingPropertyTest {
                 assertEquals(eager.get(p), fresh.get(p), "path " + path + " of " + json);
             }
         }
+        for (String key : KEYS) { // objects and arrays read in place behave as the decoded ones in every way
+            assertSameContainer(eager.get(FieldPath.of(key)), decoder.decode(bytes).get(FieldPath.of(key)), json);
+        }
         assertEquals(eager.asMap(), lazy.asMap(), json);
         assertEquals(new ArrayList<>(eager.asMap().keySet()), new ArrayList<>(lazy.asMap().keySet()), "key order " + json);
+    }
+
+    /** A container read in place against the decoded one: every Map and List operation the engine uses. */
+    private static void assertSameContainer(Object expected, Object actual, String json) {
+        assertEquals(expected, actual, json);
+        if (expected instanceof Map) {
+            Map<?, ?> e = (Map<?, ?>) expected;
+            Map<?, ?> a = (Map<?, ?>) actual;
+            assertEquals(e.size(), a.size(), json);
+            assertEquals(new ArrayList<>(e.keySet()), new ArrayList<>(a.keySet()), "key order " + json);
+            assertEquals(new ArrayList<>(e.values()), new ArrayList<>(a.values()), "values " + json);
+            assertEquals(new ArrayList<>(e.entrySet()), new ArrayList<>(a.entrySet()), "entries " + json);
+            for (String key : KEYS) {
+                assertEquals(e.containsKey(key), a.containsKey(key), key + " in " + json);
+                assertEquals(e.get(key), a.get(key), key + " in " + json);
+            }
+            assertEquals(e.containsKey(1), a.containsKey(1), json);
+            assertEquals(e.hashCode(), a.hashCode(), json);
+            assertEquals(a, e, "symmetric equals " + json);
+            for (Object key : e.keySet()) {
+                assertSameContainer(e.get(key), a.get(key), json);
+            }
+        } else if (expected instanceof List) {
+            List<?> e = (List<?>) expected;
+            List<?> a = (List<?>) actual;
+            assertEquals(e.size(), a.size(), json);
+            assertEquals(e.hashCode(), a.hashCode(), json);
+            assertEquals(a, e, "symmetric equals " + json);
+            for (int i = 0; i < e.size(); i++) {
+                assertSameContainer(e.get(i), a.get(i), json);
+            }
+        } else {
+            return;
+        }
+        assertEquals(expected.toString(), actual.toString(), json);
+        assertEquals(JsonCodec.toJson(expected), JsonCodec.toJson(actual), json);
     }
 
     @Test

@@ -1,0 +1,50 @@
+package dev.bullet.index;
+
+/**
+ * ASCII bytes of a record read as text in place: the regex prefilter scans a record's string value through this
+ * reused view instead of making it a {@code String}. The caller checks the bytes are ASCII without escapes (then the
+ * text is exactly its bytes). Mutable, not thread-safe.
+ */
+final class AsciiText implements CharSequence {
+    private byte[] data;
+    private int from;
+    private int length;
+
+    AsciiText set(byte[] data, int from, int to) {
+        this.data = data;
+        this.from = from;
+        this.length = to - from;
+        return this;
+    }
+
+    /** Whether {@code [from, to)} is ASCII without a backslash, i.e. the string value is exactly these bytes. */
+    static boolean plain(byte[] data, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = data[i];
+            if (b < 0 || b == '\\') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public char charAt(int index) {
+        return (char) data[from + index];
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+        return toString().subSequence(start, end);
+    }
+
+    @Override
+    public String toString() {
+        return new String(data, from, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+}
