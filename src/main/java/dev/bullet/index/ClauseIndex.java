@@ -18,6 +18,9 @@ interface ClauseIndex<Q> {
     /** Removes a query this index took; returns whether it had it. */
     boolean remove(Q query);
 
-    /** Calls {@code visit} for every query of this index that may match the record (possibly more than once). */
-    void candidates(Record record, Consumer<Q> visit);
+    /**
+     * Calls {@code visit} for every query of this index that may match the record (possibly more than once), or
+     * {@code matched} instead for a query the index knows matches it (its whole filter decided, no test needed).
+     */
+    void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched);
 }

@@ -122,7 +122,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public void candidates(Record record, Consumer<Q> visit) {
+    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathContains<Q> path = paths.get(p);

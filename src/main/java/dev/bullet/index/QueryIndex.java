@@ -302,6 +302,14 @@ public final class QueryIndex<Q> {
 
     /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
     public void candidates(Record record, java.util.function.Consumer<Q> visit) {
+        candidates(record, visit, visit);
+    }
+
+    /**
+     * As {@link #candidates(Record, java.util.function.Consumer)}, but a query the index knows matches the record
+     * (a whole-value regex it decided from the literals alone) goes to {@code matched} instead: no test needed.
+     */
+    public void candidates(Record record, java.util.function.Consumer<Q> visit, java.util.function.Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
@@ -339,7 +347,7 @@ public final class QueryIndex<Q> {
             }
         }
         for (int i = 0, n = extras.size(); i < n; i++) {
-            extras.get(i).candidates(record, visit);
+            extras.get(i).candidates(record, visit, matched);
         }
         for (int i = 0, n = scan.size(); i < n; i++) {
             visit.accept(scan.get(i));

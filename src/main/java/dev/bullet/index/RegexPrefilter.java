@@ -40,12 +40,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final Q query;
         final Node formula;
         final RegexLiterals.Shape shape;
+        /** The pattern when it is a literal decided from ASCII text alone; null otherwise. */
+        final WholeLiteral whole;
+        /** Whether the RLIKE is the query's whole filter (a decided match then needs no test). */
+        final boolean entire;
         long stamp = -1;
 
-        Entry(Q query, Node formula, RegexLiterals.Shape shape) {
+        Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
             this.query = query;
             this.formula = formula;
             this.shape = shape;
+            this.whole = whole;
+            this.entire = entire;
         }
     }
 
@@ -153,14 +159,16 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             RegexLiterals.Shape one = RegexLiterals.shape(v.value());
             shape = shape == null ? one : shape.or(one);
         }
+        WholeLiteral whole = rlike.values().size() == 1 ? WholeLiteral.of(rlike.values().get(0).value()) : null;
+        boolean entire = rlike == filter;
         if (shape.requirement() == null) {
-            Entry<Q> entry = new Entry<>(query, null, shape);
+            Entry<Q> entry = new Entry<>(query, null, shape, null, false);
             placeUnfiltered(path, entry);
             placements.put(query, new Placement<>(path, entry, false));
             return true;
         }
         Node formula = compile(path, shape.requirement());
-        Entry<Q> entry = new Entry<>(query, formula, shape);
+        Entry<Q> entry = new Entry<>(query, formula, shape, whole, entire);
         List<Integer> ids = new ArrayList<>();
         formula.literals(ids);
         for (int id : ids.stream().distinct().toList()) {
@@ -259,7 +267,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 e.setValue(new Placement<>(fresh, p.entry(), false));
                 continue;
             }
-            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape);
+            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
+                                         p.entry().whole, p.entry().entire);
             List<Integer> ids = new ArrayList<>();
             entry.formula.literals(ids);
             for (int id : ids.stream().distinct().toList()) {
@@ -291,7 +300,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public void candidates(Record record, Consumer<Q> visit) {
+    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathFilter<Q> path = paths.get(p);
@@ -321,7 +330,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 text = value instanceof String ? (String) value : String.valueOf(value);
             }
             if (path.entries > 0) {
-                visitMatching(path, text, visit);
+                visitMatching(path, text, text == ascii, visit, matched);
             }
             if (path.unfiltered.isEmpty()) {
                 continue;
@@ -352,7 +361,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private void visitMatching(PathFilter<Q> path, CharSequence text, Consumer<Q> visit) {
+    /** {@code decidable}: the text is ASCII read from the record's bytes, so whole-literal patterns are decided here. */
+    private void visitMatching(PathFilter<Q> path, CharSequence text, boolean decidable, Consumer<Q> visit,
+                               Consumer<Q> matched) {
         if (path.matcher == null) {
             path.matcher = new LiteralMatcher(path.literals);
             path.found = new boolean[path.literals.size()];
@@ -369,7 +380,14 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 Entry<Q> entry = entries.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
-                    if (entry.formula.holds(found) && entry.shape.admits(text)) {
+                    if (!entry.formula.holds(found) || !entry.shape.admits(text)) {
+                        continue;
+                    }
+                    if (decidable && entry.whole != null) {
+                        if (entry.whole.matches(text)) {
+                            (entry.entire ? matched : visit).accept(entry.query);
+                        }
+                    } else {
                         visit.accept(entry.query);
                     }
                 }

@@ -60,6 +60,7 @@ public final class FilterEngine {
     private final List<Partial> pending = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
     private final Consumer<FilterQuerier> visitor = this::visit;
+    private final Consumer<FilterQuerier> matchedVisitor = this::visitMatched;
     private Record current;
     private long currentNow;
     /** Numbers the records of this engine, so a query met twice for one record (via two paths) consumes it once. */
@@ -201,7 +202,7 @@ public final class FilterEngine {
         for (int r = 0, size = records.size(); r < size; r++) {
             current = records.get(r);
             recordStamp++;
-            index.candidates(current, visitor);
+            index.candidates(current, visitor, matchedVisitor);
         }
         current = null;
         for (FilterQuerier querier : touchedRaw) {
@@ -218,7 +219,22 @@ public final class FilterEngine {
         if (!querier.markVisited(recordStamp)) {
             return;
         }
-        if (!querier.isSatisfied() && querier.consume(current, currentNow) && querier.isRaw() && !querier.hasPendingFlush()) {
+        if (!querier.isSatisfied() && querier.consume(current, currentNow)) {
+            matched(querier);
+        }
+    }
+
+    /** A query the index knows matches the record: no filter test. */
+    private void visitMatched(FilterQuerier querier) {
+        if (!querier.markVisited(recordStamp) || querier.isSatisfied()) {
+            return;
+        }
+        querier.consumeMatched(current, currentNow);
+        matched(querier);
+    }
+
+    private void matched(FilterQuerier querier) {
+        if (querier.isRaw() && !querier.hasPendingFlush()) {
             querier.markPendingFlush(true);
             touchedRaw.add(querier);
         }

@@ -58,108 +58,83 @@ public final class LazyRecord implements Record {
         if (map != null) {
             return UNSURE;
         }
-        long head = topSpan(path.headUtf8(), path.headHash());
-        if (path.depth() == 1 || head == UNSURE) {
-            return head;
+        int slot = topSlot(path.headUtf8(), path.headHash());
+        if (slot == UNSURE_SLOT) {
+            return UNSURE;
         }
-        long nested = head == MISSING ? MISSING : nestedSpan(head, path);
+        if (path.depth() == 1) {
+            return slot < 0 ? MISSING : spanOf(slot);
+        }
+        long nested = slot < 0 ? MISSING : nestedSpan(value(slot), path);
         if (nested == UNSURE) {
             return UNSURE;
         }
         if (nested != MISSING && data[(int) (nested >>> 32)] != 'n') {
             return nested;
         }
-        return topSpan(path.textUtf8(), path.textHash()); // a dotted key at the top level, as get reads it
+        slot = topSlot(path.textUtf8(), path.textHash()); // a dotted key at the top level, as get reads it
+        return slot == UNSURE_SLOT ? UNSURE : slot < 0 ? MISSING : spanOf(slot);
     }
 
     /** {@link #span}: the path reads null. */
     public static final long MISSING = -1L;
     /** {@link #span}: ask {@link #get}. */
     public static final long UNSURE = -2L;
+    private static final int MISSING_SLOT = -1;
+    private static final int UNSURE_SLOT = -2;
 
-    private long topSpan(byte[] key, int hash) {
+    /** The slot of a top-level key whose value is not null; MISSING_SLOT; UNSURE_SLOT (duplicate key hashes). */
+    private int topSlot(byte[] key, int hash) {
         int slot = shape.slotOf(hash);
         if (slot == KeyShape.AMBIGUOUS) {
-            return UNSURE;
+            return UNSURE_SLOT;
         }
-        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key)) {
-            return MISSING;
+        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key) || data[slots[slot * JsonScanner.SLOT + 2]] == 'n') {
+            return MISSING_SLOT;
         }
-        int s = slot * JsonScanner.SLOT;
-        long span = (long) slots[s + 2] << 32 | slots[s + 3];
-        return data[slots[s + 2]] == 'n' ? MISSING : span;
+        return slot;
     }
 
-    /** Walks the path's segments after the head through the bytes of objects and arrays. */
-    private long nestedSpan(long span, FieldPath path) {
+    private long spanOf(int slot) {
+        int s = slot * JsonScanner.SLOT;
+        return (long) slots[s + 2] << 32 | slots[s + 3];
+    }
+
+    /**
+     * Walks the path's segments after the head through the head's value, an object or array read in place: its
+     * members are found once per record (the view keeps them), however many paths lead into it.
+     */
+    private static long nestedSpan(Object head, FieldPath path) {
+        Object current = head;
         for (int seg = 1, depth = path.depth(); seg < depth; seg++) {
-            int start = (int) (span >>> 32);
-            byte first = data[start];
-            if (first == '{') {
-                span = member(start, path.segmentUtf8(seg));
-            } else if (first == '[') {
-                span = element(start, path.index(seg));
+            long span;
+            if (current instanceof RawMap) {
+                RawMap map = (RawMap) current;
+                int e = map.entryOf(path.segmentUtf8(seg));
+                if (e < 0) {
+                    return e == -1 ? MISSING : UNSURE;
+                }
+                if (seg == depth - 1) {
+                    return map.spanAt(e);
+                }
+                current = map.valueAt(e);
+            } else if (current instanceof RawList) {
+                RawList list = (RawList) current;
+                int index = path.index(seg);
+                if (index < 0 || index >= list.size()) {
+                    return MISSING;
+                }
+                if (seg == depth - 1) {
+                    return list.spanAt(index);
+                }
+                current = list.get(index);
+            } else if (current instanceof Map || current instanceof java.util.List) {
+                return UNSURE; // decoded by gson (it holds escapes): let get walk it
             } else {
                 return MISSING;
             }
-            if (span < 0) {
-                return span;
-            }
         }
-        return span;
-    }
-
-    /** The value of the last member of the object at {@code start} with this key; MISSING; UNSURE. */
-    private long member(int start, byte[] key) {
-        long found = MISSING;
-        int i = RawJson.skipSpace(data, start + 1);
-        if (data[i] == '}') {
-            return MISSING;
-        }
-        while (true) {
-            int keyStart = i + 1;
-            int keyEnd = RawJson.skipString(data, i) - 1;
-            boolean same = keyEnd - keyStart == key.length;
-            for (int k = keyStart; k < keyEnd; k++) {
-                byte b = data[k];
-                if (b == '\\' || b < 0) {
-                    return UNSURE; // the key's text is not its bytes: let the decode compare
-                }
-                same = same && b == key[k - keyStart];
-            }
-            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
-            int valueEnd = RawJson.skipValue(data, valueStart);
-            if (same) {
-                found = (long) valueStart << 32 | valueEnd;
-            }
-            i = RawJson.skipSpace(data, valueEnd);
-            if (data[i] == '}') {
-                return found;
-            }
-            i = RawJson.skipSpace(data, i + 1);
-        }
-    }
-
-    /** The element {@code index} of the array at {@code start}, or MISSING. */
-    private long element(int start, int index) {
-        if (index < 0) {
-            return MISSING;
-        }
-        int i = RawJson.skipSpace(data, start + 1);
-        if (data[i] == ']') {
-            return MISSING;
-        }
-        for (int e = 0; ; e++) {
-            int end = RawJson.skipValue(data, i);
-            if (e == index) {
-                return (long) i << 32 | end;
-            }
-            i = RawJson.skipSpace(data, end);
-            if (data[i] == ']') {
-                return MISSING;
-            }
-            i = RawJson.skipSpace(data, i + 1);
-        }
+        return MISSING; // not reached: depth > 1
     }
 
     /** The value of a top-level key (the last occurrence), or null. */

@@ -67,6 +67,12 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         return v;
     }
 
+    /** Where element {@code i} (in range) lies: {@code start << 32 | end}. */
+    long spanAt(int i) {
+        index();
+        return (long) spans[i * 2] << 32 | spans[i * 2 + 1];
+    }
+
     @Override
     public int size() {
         index();

@@ -28,6 +28,7 @@ final class RawMap extends AbstractMap<String, Object> {
     /** Per entry: key start, key end (inside the quotes), value start, value end. Null until first read. */
     private int[] spans;
     private int size;
+    private boolean nonAsciiKeys;
     private String[] keys;
     private Object[] values;
 
@@ -54,6 +55,7 @@ final class RawMap extends AbstractMap<String, Object> {
                 int valueEnd = RawJson.skipValue(data, valueStart);
                 int duplicate = -1;
                 int hash = RawJson.hash(data, keyStart, keyEnd);
+                nonAsciiKeys |= RawJson.hasNonAscii(data, keyStart, keyEnd);
                 if (n < PAIRWISE) {
                     for (int e = 0; e < n; e++) {
                         if (hashes[e] == hash && sameKey(s, e, keyStart, keyEnd)) {
@@ -136,6 +138,23 @@ final class RawMap extends AbstractMap<String, Object> {
             }
         }
         return -1;
+    }
+
+    /** The entry whose key is these UTF-8 bytes: its index, -1 when none, -2 when only a decode can tell. */
+    int entryOf(byte[] key) {
+        index();
+        for (int e = 0; e < size; e++) {
+            int a = spans[e * 4];
+            if (spans[e * 4 + 1] - a == key.length && java.util.Arrays.equals(data, a, a + key.length, key, 0, key.length)) {
+                return e;
+            }
+        }
+        return nonAsciiKeys ? -2 : -1;
+    }
+
+    /** Where the value of entry {@code e} lies: {@code start << 32 | end}. */
+    long spanAt(int e) {
+        return (long) spans[e * 4 + 2] << 32 | spans[e * 4 + 3];
     }
 
     String keyAt(int e) {

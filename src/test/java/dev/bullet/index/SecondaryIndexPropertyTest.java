@@ -35,11 +35,13 @@ class SecondaryIndexPropertyTest {
     private static final String[] SIZES = {"0", "1", "2", "3", "5"};
     private static final String[] PATTERNS = {".*error.*", "(?i).*ERROR.*", "ab.*", "abc", "(x|abc)", "[ax]bc", ".*",
                                               "[0-9]+", "1", "(?i)X", "e.*r", ".*(err|ab)[a-z]*", "a\\.b.*", "^t.*e$",
-                                              "K", "(?i)k.*", "\\d"};
+                                              "K", "(?i)k.*", "\\d", ".*rr.*", "(?i)AB.*", ".*bc$", "^abc$", "an ERROR here",
+                                              "(?i).*k.*", ".*x", "(?i)abc", "a.*"};
     private static final String[] VALUES = {"1", "2", "0", "-0.0", "\"x\"", "\"X\"", "\"abc\"", "\"error\"",
                                             "\"an ERROR here\"", "\"a.bc\"", "\"\\u212A\"", "\"k\"", "true", "false",
                                             "null", "\"\"", "[1,\"x\"]", "{\"k\":\"v\",\"a\":1}", "[{\"a\":\"x\"},{\"k\":2}]",
-                                            "\"line\\nerror\"", "3", "2.5"};
+                                            "\"line\\nerror\"", "3", "2.5", "\"Abc\"", "\"xabcx\"", "\"ab\"", "\"AB\\\"c\"",
+                                            "\"\u00e9rror\""};
 
     private static String values(Random r, String[] pool) {
         StringBuilder v = new StringBuilder("\"" + pool[r.nextInt(pool.length)].replace("\\", "\\\\") + "\"");
@@ -109,10 +111,16 @@ class SecondaryIndexPropertyTest {
                 String json = record(r);
                 Record rec = decoder.decode(json);
                 Set<Integer> candidates = new HashSet<>();
-                index.candidates(rec, candidates::add);
+                Set<Integer> matched = new HashSet<>();
+                index.candidates(rec, candidates::add, matched::add);
                 for (int q = 0; q < predicates.size(); q++) {
-                    if (predicates.get(q).test(rec)) {
-                        assertTrue(candidates.contains(q), "query " + q + " matches " + json + " but was not a candidate");
+                    boolean matches = predicates.get(q).test(rec);
+                    if (matches) {
+                        assertTrue(candidates.contains(q) || matched.contains(q),
+                                   "query " + q + " matches " + json + " but was not a candidate");
+                    }
+                    if (matched.contains(q)) { // the index decided it: it must be right
+                        assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
                     }
                 }
             }
