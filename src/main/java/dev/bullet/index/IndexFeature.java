@@ -13,7 +13,9 @@ public enum IndexFeature {
     /** CONTAINSKEY, CONTAINSVALUE and SIZEIS found by looking the record's keys, values or size up. */
     CONTAINS,
     /** Queries with the same filter and aggregation evaluated and aggregated once, fanned out at emit. */
-    SHARED;
+    SHARED,
+    /** {@code !=} and {@code NOT ==} meet every record but those whose value is one of their literals. */
+    NEGATION;
 
     public static EnumSet<IndexFeature> all() {
         return EnumSet.allOf(IndexFeature.class);

@@ -179,6 +179,9 @@ public final class QueryIndex<Q> {
         if (features.contains(IndexFeature.CONTAINS)) {
             extras.add(new ContainsIndex<>());
         }
+        if (features.contains(IndexFeature.NEGATION)) {
+            extras.add(new NegationIndex<>());
+        }
     }
 
     /**

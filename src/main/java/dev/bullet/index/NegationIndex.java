@@ -1,0 +1,211 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
+import dev.bullet.record.FieldPath;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
+import dev.bullet.record.Record;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Negations indexed as "every record except these values" (SPEC §10): queries whose filter requires
+ * {@code field != literals} or {@code NOT (field == literals)} (the filter itself or a conjunct of a top-level AND)
+ * meet every record of their path except those whose value is one of their literals as text — a string value equal
+ * to a literal is the one case such a clause surely fails, so those queries are skipped without a test. A record
+ * without the field meets only the {@code NOT ==} queries ({@code !=} needs a value). Numbers and booleans exclude
+ * nothing (their equality has readings of its own); every other query is a candidate, tested with its full filter.
+ * Not thread-safe.
+ *
+ * @param <Q> the per-query object the index hands out
+ */
+final class NegationIndex<Q> implements ClauseIndex<Q> {
+    private static final class Entry<Q> {
+        final Q query;
+        /** {@code NOT ==}: a missing value matches; {@code !=}: it does not. */
+        final boolean matchesMissing;
+        long stamp = -1;
+
+        Entry(Q query, boolean matchesMissing) {
+            this.query = query;
+            this.matchesMissing = matchesMissing;
+        }
+    }
+
+    private static final class PathNegations<Q> {
+        final FieldPath path;
+        final List<Entry<Q>> entries = new ArrayList<>();
+        final Map<TextKey, List<Entry<Q>>> excludedBy = new HashMap<>();
+        int matchingMissing;
+
+        PathNegations(FieldPath path) {
+            this.path = path;
+        }
+    }
+
+    private record Placement<Q>(PathNegations<Q> path, Entry<Q> entry, List<TextKey> keys) {
+    }
+
+    private final List<PathNegations<Q>> paths = new ArrayList<>();
+    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+    private final TextKey probe = TextKey.probe();
+    private long stamp;
+
+    @Override
+    public boolean add(Q query, Clause filter) {
+        Clause.Relational clause = required(filter);
+        if (clause == null) {
+            return false;
+        }
+        PathNegations<Q> path = pathNegations(clause.field());
+        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS);
+        List<TextKey> keys = new ArrayList<>();
+        for (FilterValue v : clause.values()) {
+            TextKey key = TextKey.of(v.value());
+            List<Entry<Q>> list = path.excludedBy.computeIfAbsent(key, k -> new ArrayList<>(1));
+            if (!list.contains(entry)) {
+                list.add(entry);
+                keys.add(key);
+            }
+        }
+        path.entries.add(entry);
+        if (entry.matchesMissing) {
+            path.matchingMissing++;
+        }
+        placements.put(query, new Placement<>(path, entry, keys));
+        return true;
+    }
+
+    @Override
+    public boolean remove(Q query) {
+        Placement<Q> placement = placements.remove(query);
+        if (placement == null) {
+            return false;
+        }
+        PathNegations<Q> path = placement.path();
+        for (TextKey key : placement.keys()) {
+            List<Entry<Q>> list = path.excludedBy.get(key);
+            list.remove(placement.entry());
+            if (list.isEmpty()) {
+                path.excludedBy.remove(key);
+            }
+        }
+        path.entries.remove(placement.entry());
+        if (placement.entry().matchesMissing) {
+            path.matchingMissing--;
+        }
+        if (path.entries.isEmpty()) {
+            paths.remove(path);
+        }
+        return true;
+    }
+
+    @Override
+    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
+        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
+        for (int p = 0, np = paths.size(); p < np; p++) {
+            PathNegations<Q> path = paths.get(p);
+            TextKey text = null;
+            boolean missing = false;
+            long span = lazy == null ? LazyRecord.UNSURE : lazy.span(path.path);
+            if (span == LazyRecord.MISSING) {
+                missing = true;
+            } else if (span != LazyRecord.UNSURE) {
+                byte[] data = lazy.bytes();
+                int start = (int) (span >>> 32);
+                int end = (int) span;
+                if (data[start] == '"') {
+                    if (RawBytes.plainAscii(data, start + 1, end - 1)) {
+                        text = probe.set(data, start + 1, end - 1);
+                    } else {
+                        span = LazyRecord.UNSURE;
+                    }
+                }
+            }
+            if (span == LazyRecord.UNSURE) {
+                Object value = record.get(path.path);
+                missing = value == null;
+                text = value instanceof String ? probe.set((String) value) : null;
+            }
+            if (missing) {
+                if (path.matchingMissing > 0) {
+                    for (Entry<Q> entry : path.entries) {
+                        if (entry.matchesMissing) {
+                            visit.accept(entry.query);
+                        }
+                    }
+                }
+                continue;
+            }
+            long current = ++stamp;
+            List<Entry<Q>> excluded = text == null ? null : path.excludedBy.get(text);
+            if (excluded != null) {
+                for (int i = 0, n = excluded.size(); i < n; i++) {
+                    excluded.get(i).stamp = current;
+                }
+            }
+            List<Entry<Q>> entries = path.entries;
+            for (int i = 0, n = entries.size(); i < n; i++) {
+                Entry<Q> entry = entries.get(i);
+                if (entry.stamp != current) {
+                    visit.accept(entry.query);
+                }
+            }
+        }
+    }
+
+    /** A {@code != literals} or {@code NOT (== literals)} with plain literals the filter requires, if any. */
+    static Clause.Relational required(Clause filter) {
+        if (filter instanceof Clause.Relational) {
+            Clause.Relational r = (Clause.Relational) filter;
+            return r.operation() == Operation.NOT_EQUALS && plain(r) ? r : null;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT) {
+            List<Clause> inner = ((Clause.Logical) filter).clauses();
+            if (inner.size() == 1 && inner.get(0) instanceof Clause.Relational) {
+                Clause.Relational r = (Clause.Relational) inner.get(0);
+                return r.operation() == Operation.EQUALS && plain(r) ? r : null;
+            }
+            return null;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = required(c);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean plain(Clause.Relational r) {
+        if (r.values().isEmpty()) {
+            return false;
+        }
+        for (FilterValue v : r.values()) {
+            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private PathNegations<Q> pathNegations(FieldPath path) {
+        for (PathNegations<Q> p : paths) {
+            if (p.path.equals(path)) {
+                return p;
+            }
+        }
+        PathNegations<Q> p = new PathNegations<>(path);
+        paths.add(p);
+        return p;
+    }
+}
