@@ -43,7 +43,8 @@ public final class EngineBenchmark {
             "  --queries-file F   the queries, one JSON query per line; a RAW query that found its size records is",
             "                     started again so N stay running; windows and durations are ignored offline",
             "  --seconds S        measured time per engine (default 10)",
-            "  --warmup S         warm-up per engine (default 5)",
+            "  --warmup S         warm-up per engine, at least (default 10): it goes on, up to 3 x S, until two",
+            "                     successive 1 s windows agree within 10 % (a large mix keeps the JIT busy longer)",
             "  --mix NAME         id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
             "                     | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
             "                     | realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
@@ -96,7 +97,7 @@ public final class EngineBenchmark {
             return;
         }
         double seconds = Double.parseDouble(opts.getOrDefault("--seconds", "10"));
-        double warmup = Double.parseDouble(opts.getOrDefault("--warmup", "5"));
+        double warmup = Double.parseDouble(opts.getOrDefault("--warmup", "10"));
         int batch = Integer.parseInt(opts.getOrDefault("--batch", "1000"));
         boolean decode = !opts.containsKey("--no-decode");
         EnumSet<IndexFeature> without = opts.containsKey("--without") ? IndexFeature.parse(opts.get("--without")) : null;
@@ -334,7 +335,7 @@ public final class EngineBenchmark {
             }
         }
         Loop loop = new Loop(engine, queries, decoder, raw, predecoded, batch);
-        loop.run((long) (warmup * 1e9));
+        double warmedUp = loop.warmUp((long) (warmup * 1e9));
         loop.reset();
         long cpuBefore = processCpuNanos();
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -357,6 +358,7 @@ public final class EngineBenchmark {
         result.put("decode_included", decode);
         result.put("records", loop.records);
         result.put("seconds", round(elapsed / 1e9));
+        result.put("warmup_seconds", round(warmedUp));
         result.put("records_per_second", Math.round(rps));
         result.put("query_evaluations_per_second", Math.round(rps * queries.size()));
         result.put("records_per_thread_cpu_second", Math.round(loop.records / (threadCpu / 1e9)));
@@ -397,6 +399,28 @@ public final class EngineBenchmark {
             this.predecoded = predecoded;
             this.batch = batch;
             this.chunk = new ArrayList<>(batch);
+        }
+
+        /**
+         * Runs at least {@code minNanos}, then on in 1 s windows until two successive ones agree within 10 % in records
+         * per thread-CPU second (at most twice as long again); returns the seconds it took.
+         */
+        double warmUp(long minNanos) {
+            java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long start = System.nanoTime();
+            run(minNanos);
+            double previous = -1;
+            while (System.nanoTime() - start < 3 * minNanos) {
+                long before = records;
+                long cpu = threads.getCurrentThreadCpuTime();
+                run(Math.min(1_000_000_000L, minNanos));
+                double rate = (records - before) / Math.max(1e-9, (threads.getCurrentThreadCpuTime() - cpu) / 1e9);
+                if (previous > 0 && Math.abs(rate - previous) <= 0.1 * previous) {
+                    break;
+                }
+                previous = rate;
+            }
+            return (System.nanoTime() - start) / 1e9;
         }
 
         void reset() {
