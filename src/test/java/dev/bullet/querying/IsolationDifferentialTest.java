@@ -38,7 +38,8 @@ class IsolationDifferentialTest {
                                                    "[1,\"x\"]", "{\"k\":1,\"a\":\"x\"}", "\"1e400\""};
     private static final String[] OPERATIONS = {"==", "!=", ">", "<", ">=", "<=", "RLIKE", "SIZEIS", "CONTAINSKEY",
                                                 "CONTAINSVALUE"};
-    private static final String[] REGEXES = {"", ".*", "x", "N.*", "[0-9]+", "é", "-?N.*"};
+    private static final String[] REGEXES = {"", ".*", "x", "N.*", "[0-9]+", "é", "-?N.*", "x.*", "(?i).*X.*", "^x$",
+                                             ".*aN", "(?i)nan"};
 
     private static String quote(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
