@@ -30,9 +30,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         final FieldPath path;
         final Map<TextKey, List<Q>> byKey = new HashMap<>();
         final Map<TextKey, List<Q>> byText = new HashMap<>();
-        final Map<Double, List<Q>> byNumber = new HashMap<>();
+        final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
-        final Map<Double, List<Q>> bySize = new HashMap<>();
+        final NumberMap<List<Q>> bySize = new NumberMap<>();
         int size;
 
         PathContains(FieldPath path) {
@@ -40,8 +40,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
     }
 
-    /** Where a query waits: the maps and keys it was put under. */
-    private record Placement<Q>(PathContains<Q> path, List<Map<Object, List<Q>>> maps, List<Object> keys) {
+    /** Where a query waits: the maps (a {@code Map} or a {@link NumberMap}) and keys it was put under. */
+    private record Placement<Q>(PathContains<Q> path, List<Object> maps, List<Object> keys) {
     }
 
     private final List<PathContains<Q>> paths = new ArrayList<>();
@@ -66,7 +66,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 case SIZE_IS: {
                     Object n = Values.asNumber(text);
                     if (n != null) {
-                        put(path.bySize, numberKey(((Number) n).doubleValue()), query, placement);
+                        put(path.bySize, ((Number) n).doubleValue(), query, placement);
                     }
                     break;
                 }
@@ -74,7 +74,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     put(path.byText, TextKey.of(text), query, placement);
                     Object n = Values.asNumber(text);
                     if (n != null) {
-                        put(path.byNumber, numberKey(((Number) n).doubleValue()), query, placement);
+                        put(path.byNumber, ((Number) n).doubleValue(), query, placement);
                     }
                     String t = text.trim();
                     if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
@@ -89,12 +89,20 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         return true;
     }
 
-    @SuppressWarnings("unchecked")
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, Placement<Q> placement) {
         List<Q> list = map.computeIfAbsent(key, k -> new ArrayList<>(1));
         if (!list.contains(query)) {
             list.add(query);
-            placement.maps().add((Map<Object, List<Q>>) (Map<?, ?>) map);
+            placement.maps().add(map);
+            placement.keys().add(key);
+        }
+    }
+
+    private static <Q> void put(NumberMap<List<Q>> map, double key, Q query, Placement<Q> placement) {
+        List<Q> list = map.computeIfAbsent(key, () -> new ArrayList<>(1));
+        if (!list.contains(query)) {
+            list.add(query);
+            placement.maps().add(map);
             placement.keys().add(key);
         }
     }
@@ -106,12 +114,26 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             return false;
         }
         for (int i = 0; i < placement.keys().size(); i++) {
-            Map<Object, List<Q>> map = placement.maps().get(i);
-            List<Q> list = map.get(placement.keys().get(i));
+            Object key = placement.keys().get(i);
+            if (placement.maps().get(i) instanceof NumberMap) {
+                @SuppressWarnings("unchecked")
+                NumberMap<List<Q>> map = (NumberMap<List<Q>>) placement.maps().get(i);
+                List<Q> list = map.get((Double) key);
+                if (list != null) {
+                    list.remove(query);
+                    if (list.isEmpty()) {
+                        map.remove((Double) key);
+                    }
+                }
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            Map<Object, List<Q>> map = (Map<Object, List<Q>>) placement.maps().get(i);
+            List<Q> list = map.get(key);
             if (list != null) {
                 list.remove(query);
                 if (list.isEmpty()) {
-                    map.remove(placement.keys().get(i));
+                    map.remove(key);
                 }
             }
         }
@@ -138,7 +160,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                         inMap(path, (Map<?, ?>) inner, visit);
                     }
                 }
-                visitAll(path.bySize.get(numberKey(map.size())), visit);
+                visitAll(path.bySize.get(map.size()), visit);
             } else if (value instanceof List) {
                 List<?> list = (List<?>) value;
                 for (Object element : list) {
@@ -148,9 +170,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                         byValue(path, element, visit);
                     }
                 }
-                visitAll(path.bySize.get(numberKey(list.size())), visit);
+                visitAll(path.bySize.get(list.size()), visit);
             } else if (value instanceof String) {
-                visitAll(path.bySize.get(numberKey(((String) value).length())), visit);
+                visitAll(path.bySize.get(((String) value).length()), visit);
             }
         }
     }
@@ -170,7 +192,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         if (v instanceof String) {
             visitAll(path.byText.get(probe.set((String) v)), visit);
         } else if (v instanceof Number) {
-            visitAll(path.byNumber.get(numberKey(((Number) v).doubleValue())), visit);
+            visitAll(path.byNumber.get(((Number) v).doubleValue()), visit);
         } else if (v instanceof Boolean) {
             visitAll(path.byBoolean.get(v), visit);
         }
@@ -207,7 +229,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     if (!RawBytes.plainAscii(data, start + 1, end - 1)) {
                         return false;
                     }
-                    visitAll(path.bySize.get(numberKey(end - start - 2)), visit);
+                    visitAll(path.bySize.get(end - start - 2), visit);
                 }
                 return true;
             }
@@ -235,7 +257,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 if (size < 0) {
                     return false; // a large map: its decode counts its distinct keys (candidates so far are harmless)
                 }
-                visitAll(path.bySize.get(numberKey(size)), visit);
+                visitAll(path.bySize.get(size), visit);
             }
             return true;
         }
@@ -278,7 +300,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
-                    visitAll(path.byNumber.get(numberKey(RawBytes.toDouble(data, start, end))), visit);
+                    visitAll(path.byNumber.get(RawBytes.toDouble(data, start, end)), visit);
                 }
             } else if (first == 't' || first == 'f') {
                 visitAll(path.byBoolean.get(first == 't'), visit);
@@ -334,10 +356,6 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
         return null;
-    }
-
-    private static Double numberKey(double d) {
-        return d == 0.0 ? 0.0 : d;
     }
 
     private PathContains<Q> pathContains(FieldPath path) {

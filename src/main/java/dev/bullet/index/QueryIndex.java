@@ -30,7 +30,7 @@ public final class QueryIndex<Q> {
     private static final class PathIndex<Q> {
         final FieldPath path;
         final Map<TextKey, List<Q>> byText = new HashMap<>();
-        final Map<Double, List<Q>> byNumber = new HashMap<>();
+        final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
         final RangeList<Q> above = new RangeList<>(true);
@@ -230,7 +230,12 @@ public final class QueryIndex<Q> {
             put(index.byText, TextKey.of(text), query, keys);
             Object n = Values.asNumber(text);
             if (n != null) {
-                put(index.byNumber, numberKey(((Number) n).doubleValue()), query, keys);
+                double d = ((Number) n).doubleValue();
+                List<Q> list = index.byNumber.computeIfAbsent(d, () -> new ArrayList<>(1));
+                if (!list.contains(query)) {
+                    list.add(query);
+                    keys.add(d);
+                }
             }
             String t = text.trim();
             if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
@@ -280,8 +285,19 @@ public final class QueryIndex<Q> {
             index.whenMissing.remove(query);
         }
         for (Object key : placement.keys()) {
+            if (key instanceof Double) {
+                double d = (Double) key;
+                List<Q> list = index.byNumber.get(d);
+                if (list != null) {
+                    list.remove(query);
+                    if (list.isEmpty()) {
+                        index.byNumber.remove(d);
+                    }
+                }
+                continue;
+            }
             Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof TextKey ? index.byText
-                    : key instanceof Double ? index.byNumber : index.byBoolean);
+                    : index.byBoolean);
             List<Q> list = map.get(key);
             if (list != null) {
                 list.remove(query);
@@ -328,7 +344,7 @@ public final class QueryIndex<Q> {
             if (value instanceof String) {
                 hits = index.byText.get(probe.set((String) value));
             } else if (value instanceof Number) {
-                hits = index.byNumber.get(numberKey(((Number) value).doubleValue()));
+                hits = index.byNumber.get(((Number) value).doubleValue());
             } else if (value instanceof Boolean) {
                 hits = index.byBoolean.get(value);
             }
@@ -385,7 +401,7 @@ public final class QueryIndex<Q> {
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);
-            visitAll(index.byNumber.get(numberKey(d)), visit);
+            visitAll(index.byNumber.get(d), visit);
             if (ranges) {
                 index.above.visit(d, visit);
                 index.below.visit(d, visit);
@@ -542,11 +558,6 @@ public final class QueryIndex<Q> {
             }
         }
         return true;
-    }
-
-    /** Numbers that compare equal share a key: -0.0 and 0.0 are one key. */
-    private static Double numberKey(double d) {
-        return d == 0.0 ? 0.0 : d;
     }
 
     private PathIndex<Q> pathIndex(FieldPath path) {
