@@ -1,0 +1,43 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.NamedField;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/** Keys remembered per record and fields are the keys made afresh: per record, per paths, whatever the aliases. */
+class SketchKeysTest {
+    private final RecordDecoder decoder = new RecordDecoder();
+
+    private Record record(String json) {
+        return decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aKeyIsRememberedForItsRecordAndPathsOnly() {
+        List<NamedField> byA = List.of(NamedField.of("a", "x"));
+        List<NamedField> byAOtherAlias = List.of(NamedField.of("a", "y"));
+        List<NamedField> byB = List.of(NamedField.of("b", "x"));
+        List<NamedField> byAB = List.of(NamedField.of("a", "x"), NamedField.of("b", "y"));
+        Record one = record("{\"a\":\"1\",\"b\":2}");
+        Record two = record("{\"a\":\"1\",\"b\":3}");
+        String key = SketchKeys.keyOf(byA, one);
+        assertEquals("[\"1\"]", key);
+        assertSame(key, SketchKeys.keyOf(byAOtherAlias, one), "same paths, same record: one key");
+        assertEquals("[2]", SketchKeys.keyOf(byB, one));
+        assertEquals("[\"1\",2]", SketchKeys.keyOf(byAB, one));
+        assertEquals("[\"1\",3]", SketchKeys.keyOf(byAB, two));
+        for (int i = 0; i < 20; i++) { // more records than the memory holds: every key still right
+            Record r = record("{\"a\":" + i + ",\"b\":[" + i + "]}");
+            assertEquals("[" + i + "]", SketchKeys.keyOf(byA, r));
+            assertEquals("[\"[" + i + "]\"]", SketchKeys.keyOf(byB, r));
+        }
+        assertEquals("[\"1\",2]", SketchKeys.keyOf(byAB, one));
+    }
+}
