@@ -7,9 +7,10 @@ import java.util.Arrays;
  * A text as its UTF-8 bytes, the key of the index's text maps: a record's string value is looked up straight from
  * the record's bytes through a reused probe ({@link #set}), so a value no query waits for is never made a
  * {@code String}. Two texts are equal exactly when their UTF-8 bytes are, for well-formed text (the caller decodes
- * anything else first). Keys stored in a map are immutable; the probe is not.
+ * anything else first). Comparable, so a {@code HashMap} bin of literals crafted to share a hash becomes a tree, as
+ * it does for {@code String} keys. Keys stored in a map are immutable; the probe is not.
  */
-final class TextKey {
+final class TextKey implements Comparable<TextKey> {
     private byte[] bytes;
     private int from;
     private int to;
@@ -56,6 +57,11 @@ final class TextKey {
         }
         TextKey k = (TextKey) o;
         return hash == k.hash && Arrays.equals(bytes, from, to, k.bytes, k.from, k.to);
+    }
+
+    @Override
+    public int compareTo(TextKey k) {
+        return Arrays.compare(bytes, from, to, k.bytes, k.from, k.to);
     }
 
     @Override
