@@ -2,8 +2,8 @@ package dev.bullet.index;
 
 /**
  * ASCII bytes of a record read as text in place: the regex prefilter scans a record's string value through this
- * reused view instead of making it a {@code String}. The caller checks the bytes are ASCII without escapes (then the
- * text is exactly its bytes). Mutable, not thread-safe.
+ * reused view instead of making it a {@code String}. The caller checks the bytes are ASCII without escapes
+ * ({@code RawBytes.plainAscii}: then the text is exactly its bytes). Mutable, not thread-safe.
  */
 final class AsciiText implements CharSequence {
     private byte[] data;
@@ -15,17 +15,6 @@ final class AsciiText implements CharSequence {
         this.from = from;
         this.length = to - from;
         return this;
-    }
-
-    /** Whether {@code [from, to)} is ASCII without a backslash, i.e. the string value is exactly these bytes. */
-    static boolean plain(byte[] data, int from, int to) {
-        for (int i = from; i < to; i++) {
-            byte b = data[i];
-            if (b < 0 || b == '\\') {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override

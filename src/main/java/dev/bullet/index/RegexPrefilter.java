@@ -9,6 +9,7 @@ import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -317,7 +318,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                     if (data[start] == '{' || data[start] == '[') {
                         continue;
                     }
-                    if (data[start] == '"' && AsciiText.plain(data, start + 1, end - 1)) {
+                    if (data[start] == '"' && RawBytes.plainAscii(data, start + 1, end - 1)) {
                         text = ascii.set(data, start + 1, end - 1);
                     }
                 }

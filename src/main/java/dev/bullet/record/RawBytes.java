@@ -10,27 +10,8 @@ public final class RawBytes {
 
     /** The number at {@code [start, end)} (validated JSON), as {@code ((Number) value).doubleValue()} of its decode. */
     public static double toDouble(byte[] data, int start, int end) {
-        int i = start;
-        boolean negative = data[i] == '-';
-        if (negative) {
-            i++;
-        }
-        if (end - i <= 18) {
-            long value = 0;
-            int k = i;
-            while (k < end) {
-                int digit = data[k] - '0';
-                if (digit < 0 || digit > 9) {
-                    break;
-                }
-                value = value * 10 + digit;
-                k++;
-            }
-            if (k == end) {
-                return negative ? -value : value;
-            }
-        }
-        return ((Number) RawJson.number(data, start, end)).doubleValue();
+        long value = RawJson.integral(data, start, end);
+        return value != RawJson.NOT_INTEGRAL ? value : ((Number) RawJson.number(data, start, end)).doubleValue();
     }
 
     /** Whether the bytes are well-formed UTF-8, so that the text they decode to is exactly them. */

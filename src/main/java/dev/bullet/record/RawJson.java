@@ -114,27 +114,35 @@ final class RawJson {
         }
     }
 
-    /** The validated number in {@code [start, end)} by the decoder's number rule; integers read without a copy. */
-    static Object number(byte[] data, int start, int end) {
+    /** {@link #integral}: the number is not an integer of at most 18 digits. */
+    static final long NOT_INTEGRAL = Long.MIN_VALUE;
+
+    /** The validated number in {@code [start, end)} when it is an integer of at most 18 digits, else NOT_INTEGRAL. */
+    static long integral(byte[] data, int start, int end) {
         int i = start;
         boolean negative = data[i] == '-';
         if (negative) {
             i++;
         }
-        if (end - i <= 18) {
-            long value = 0;
-            int k = i;
-            while (k < end) {
-                int digit = data[k] - '0';
-                if (digit < 0 || digit > 9) {
-                    break;
-                }
-                value = value * 10 + digit;
-                k++;
+        if (end - i > 18) {
+            return NOT_INTEGRAL;
+        }
+        long value = 0;
+        for (int k = i; k < end; k++) {
+            int digit = data[k] - '0';
+            if (digit < 0 || digit > 9) {
+                return NOT_INTEGRAL;
             }
-            if (k == end) {
-                return negative ? -value : value;
-            }
+            value = value * 10 + digit;
+        }
+        return negative ? -value : value;
+    }
+
+    /** The validated number in {@code [start, end)} by the decoder's number rule; integers read without a copy. */
+    static Object number(byte[] data, int start, int end) {
+        long value = integral(data, start, end);
+        if (value != NOT_INTEGRAL) {
+            return value;
         }
         return RecordDecoder.toNumber(new String(data, start, end - start, StandardCharsets.ISO_8859_1));
     }
