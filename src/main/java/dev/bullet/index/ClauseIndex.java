@@ -1,9 +1,13 @@
 package dev.bullet.index;
 
 import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
 import dev.bullet.record.Record;
 
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One kind of secondary index under {@link QueryIndex}: it takes the queries whose filter it can serve and hands out,
@@ -23,4 +27,43 @@ interface ClauseIndex<Q> {
      * {@code matched} instead for a query the index knows matches it (its whole filter decided, no test needed).
      */
     void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched);
+
+    /**
+     * The clause a filter requires that an index can take: the filter itself, or else the first conjunct of a
+     * top-level AND (nested ANDs too) for which {@code takes} answers a relational clause; null when there is none.
+     */
+    static Clause.Relational required(Clause filter, Function<Clause, Clause.Relational> takes) {
+        Clause.Relational taken = takes.apply(filter);
+        if (taken != null) {
+            return taken;
+        }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            for (Clause c : ((Clause.Logical) filter).clauses()) {
+                Clause.Relational r = required(c, takes);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether every value of the clause is a plain literal: no null, no FIELD, no explicit type. */
+    static boolean plainLiterals(Clause.Relational r) {
+        for (FilterValue v : r.values()) {
+            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Visits every query of a list that may be null. */
+    static <Q> void visitAll(List<Q> queries, Consumer<Q> visit) {
+        if (queries != null) {
+            for (int i = 0, n = queries.size(); i < n; i++) {
+                visit.accept(queries.get(i));
+            }
+        }
+    }
 }

@@ -160,7 +160,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                         inMap(path, (Map<?, ?>) inner, visit);
                     }
                 }
-                visitAll(path.bySize.get(map.size()), visit);
+                ClauseIndex.visitAll(path.bySize.get(map.size()), visit);
             } else if (value instanceof List) {
                 List<?> list = (List<?>) value;
                 for (Object element : list) {
@@ -170,9 +170,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                         byValue(path, element, visit);
                     }
                 }
-                visitAll(path.bySize.get(list.size()), visit);
+                ClauseIndex.visitAll(path.bySize.get(list.size()), visit);
             } else if (value instanceof String) {
-                visitAll(path.bySize.get(((String) value).length()), visit);
+                ClauseIndex.visitAll(path.bySize.get(((String) value).length()), visit);
             }
         }
     }
@@ -180,7 +180,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit) {
         if (!path.byKey.isEmpty()) {
             for (Object key : map.keySet()) {
-                visitAll(path.byKey.get(probe.set((String) key)), visit);
+                ClauseIndex.visitAll(path.byKey.get(probe.set((String) key)), visit);
             }
         }
         for (Object v : map.values()) {
@@ -190,11 +190,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
     private void byValue(PathContains<Q> path, Object v, Consumer<Q> visit) {
         if (v instanceof String) {
-            visitAll(path.byText.get(probe.set((String) v)), visit);
+            ClauseIndex.visitAll(path.byText.get(probe.set((String) v)), visit);
         } else if (v instanceof Number) {
-            visitAll(path.byNumber.get(((Number) v).doubleValue()), visit);
+            ClauseIndex.visitAll(path.byNumber.get(((Number) v).doubleValue()), visit);
         } else if (v instanceof Boolean) {
-            visitAll(path.byBoolean.get(v), visit);
+            ClauseIndex.visitAll(path.byBoolean.get(v), visit);
         }
     }
 
@@ -229,7 +229,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     if (!RawBytes.plainAscii(data, start + 1, end - 1)) {
                         return false;
                     }
-                    visitAll(path.bySize.get(end - start - 2), visit);
+                    ClauseIndex.visitAll(path.bySize.get(end - start - 2), visit);
                 }
                 return true;
             }
@@ -257,7 +257,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 if (size < 0) {
                     return false; // a large map: its decode counts its distinct keys (candidates so far are harmless)
                 }
-                visitAll(path.bySize.get(size), visit);
+                ClauseIndex.visitAll(path.bySize.get(size), visit);
             }
             return true;
         }
@@ -272,7 +272,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 members++;
             }
             if (!path.byKey.isEmpty()) {
-                visitAll(path.byKey.get(probe.set(data, keyStart, keyEnd)), visit);
+                ClauseIndex.visitAll(path.byKey.get(probe.set(data, keyStart, keyEnd)), visit);
             }
             if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
                 inner = true;
@@ -297,13 +297,13 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private void value(int start, int end) {
             byte first = data[start];
             if (first == '"') {
-                visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                ClauseIndex.visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
-                    visitAll(path.byNumber.get(RawBytes.toDouble(data, start, end)), visit);
+                    ClauseIndex.visitAll(path.byNumber.get(RawBytes.toDouble(data, start, end)), visit);
                 }
             } else if (first == 't' || first == 'f') {
-                visitAll(path.byBoolean.get(first == 't'), visit);
+                ClauseIndex.visitAll(path.byBoolean.get(first == 't'), visit);
             }
         }
 
@@ -324,38 +324,17 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> void visitAll(List<Q> queries, Consumer<Q> visit) {
-        if (queries != null) {
-            for (int i = 0, n = queries.size(); i < n; i++) {
-                visit.accept(queries.get(i));
-            }
-        }
-    }
-
     /** A CONTAINSKEY, CONTAINSVALUE or SIZEIS with plain literals the filter requires, if any. */
     static Clause.Relational required(Clause filter) {
-        if (filter instanceof Clause.Relational) {
-            Clause.Relational r = (Clause.Relational) filter;
-            Operation op = r.operation();
-            if (op != Operation.CONTAINS_KEY && op != Operation.CONTAINS_VALUE && op != Operation.SIZE_IS) {
+        return ClauseIndex.required(filter, c -> {
+            if (!(c instanceof Clause.Relational)) {
                 return null;
             }
-            for (FilterValue v : r.values()) {
-                if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
-                    return null;
-                }
-            }
-            return r;
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            for (Clause c : ((Clause.Logical) filter).clauses()) {
-                Clause.Relational r = required(c);
-                if (r != null) {
-                    return r;
-                }
-            }
-        }
-        return null;
+            Clause.Relational r = (Clause.Relational) c;
+            Operation op = r.operation();
+            boolean contains = op == Operation.CONTAINS_KEY || op == Operation.CONTAINS_VALUE || op == Operation.SIZE_IS;
+            return contains && ClauseIndex.plainLiterals(r) ? r : null;
+        });
     }
 
     private PathContains<Q> pathContains(FieldPath path) {

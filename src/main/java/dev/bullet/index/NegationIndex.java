@@ -163,39 +163,20 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
 
     /** A {@code != literals} or {@code NOT (== literals)} with plain literals the filter requires, if any. */
     static Clause.Relational required(Clause filter) {
-        if (filter instanceof Clause.Relational) {
-            Clause.Relational r = (Clause.Relational) filter;
-            return r.operation() == Operation.NOT_EQUALS && plain(r) ? r : null;
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT) {
-            List<Clause> inner = ((Clause.Logical) filter).clauses();
-            if (inner.size() == 1 && inner.get(0) instanceof Clause.Relational) {
-                Clause.Relational r = (Clause.Relational) inner.get(0);
-                return r.operation() == Operation.EQUALS && plain(r) ? r : null;
+        return ClauseIndex.required(filter, c -> {
+            if (c instanceof Clause.Relational) {
+                Clause.Relational r = (Clause.Relational) c;
+                return r.operation() == Operation.NOT_EQUALS && ClauseIndex.plainLiterals(r) ? r : null;
             }
-            return null;
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            for (Clause c : ((Clause.Logical) filter).clauses()) {
-                Clause.Relational r = required(c);
-                if (r != null) {
-                    return r;
+            if (c instanceof Clause.Logical && c.operation() == Operation.NOT) {
+                List<Clause> inner = ((Clause.Logical) c).clauses();
+                if (inner.size() == 1 && inner.get(0) instanceof Clause.Relational) {
+                    Clause.Relational r = (Clause.Relational) inner.get(0);
+                    return r.operation() == Operation.EQUALS && ClauseIndex.plainLiterals(r) ? r : null;
                 }
             }
-        }
-        return null;
-    }
-
-    private static boolean plain(Clause.Relational r) {
-        if (r.values().isEmpty()) {
-            return false;
-        }
-        for (FilterValue v : r.values()) {
-            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
-                return false;
-            }
-        }
-        return true;
+            return null;
+        });
     }
 
     private PathNegations<Q> pathNegations(FieldPath path) {

@@ -337,7 +337,7 @@ public final class QueryIndex<Q> {
             }
             Object value = record.get(index.path);
             if (value == null) {
-                visitAll(index.whenMissing, visit);
+                ClauseIndex.visitAll(index.whenMissing, visit);
                 continue;
             }
             List<Q> hits = null;
@@ -384,7 +384,7 @@ public final class QueryIndex<Q> {
             return false;
         }
         if (span == LazyRecord.MISSING) {
-            visitAll(index.whenMissing, visit);
+            ClauseIndex.visitAll(index.whenMissing, visit);
             return true;
         }
         byte[] data = record.bytes();
@@ -397,18 +397,18 @@ public final class QueryIndex<Q> {
                 if (!plainText(data, start + 1, end - 1)) {
                     return false;
                 }
-                visitAll(index.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                ClauseIndex.visitAll(index.byText.get(probe.set(data, start + 1, end - 1)), visit);
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);
-            visitAll(index.byNumber.get(d), visit);
+            ClauseIndex.visitAll(index.byNumber.get(d), visit);
             if (ranges) {
                 index.above.visit(d, visit);
                 index.below.visit(d, visit);
             }
             return true;
         } else if (first == 't' || first == 'f') {
-            visitAll(index.byBoolean.get(first == 't'), visit);
+            ClauseIndex.visitAll(index.byBoolean.get(first == 't'), visit);
         }
         if (ranges) { // strings, booleans, maps and lists compare by their own rules: every range query is a candidate
             index.above.visitAll(visit);
@@ -428,14 +428,6 @@ public final class QueryIndex<Q> {
             ascii &= b >= 0;
         }
         return ascii || RawBytes.wellFormedUtf8(data, from, to);
-    }
-
-    private static <Q> void visitAll(List<Q> queries, java.util.function.Consumer<Q> visit) {
-        if (queries != null) {
-            for (int i = 0, n = queries.size(); i < n; i++) {
-                visit.accept(queries.get(i));
-            }
-        }
     }
 
     /** Number of RLIKE queries whose pattern requires no literal, evaluated on every record (a metric). */
@@ -526,9 +518,11 @@ public final class QueryIndex<Q> {
         // other way round for < and NOT <
         boolean smallest = above;
         double threshold = Double.NaN;
+        if (!ClauseIndex.plainLiterals(r)) {
+            return null;
+        }
         for (FilterValue v : r.values()) {
-            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null
-                || Values.asNumber(v.value()) == null) {
+            if (Values.asNumber(v.value()) == null) {
                 return null;
             }
             double d = ((Number) Values.asNumber(v.value())).doubleValue();
@@ -549,15 +543,7 @@ public final class QueryIndex<Q> {
     }
 
     private static boolean usable(Clause.Relational r) {
-        if (r.operation() != Operation.EQUALS) {
-            return false;
-        }
-        for (FilterValue v : r.values()) {
-            if (v.kind() != FilterValue.Kind.VALUE || v.value() == null || v.type() != null) {
-                return false;
-            }
-        }
-        return true;
+        return r.operation() == Operation.EQUALS && ClauseIndex.plainLiterals(r);
     }
 
     private PathIndex<Q> pathIndex(FieldPath path) {

@@ -409,8 +409,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     /** An RLIKE with literal patterns that the filter requires: itself or a conjunct of a top-level AND. */
     static Clause.Relational required(Clause filter) {
-        if (filter instanceof Clause.Relational) {
-            Clause.Relational r = (Clause.Relational) filter;
+        return ClauseIndex.required(filter, c -> {
+            if (!(c instanceof Clause.Relational)) {
+                return null;
+            }
+            Clause.Relational r = (Clause.Relational) c;
             if (r.operation() != Operation.REGEX_LIKE || r.values().isEmpty()) {
                 return null;
             }
@@ -420,16 +423,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 }
             }
             return r;
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            for (Clause c : ((Clause.Logical) filter).clauses()) {
-                Clause.Relational r = required(c);
-                if (r != null) {
-                    return r;
-                }
-            }
-        }
-        return null;
+        });
     }
 
     private PathFilter<Q> pathFilter(FieldPath path) {

@@ -26,27 +26,25 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         if (spans != null) {
             return;
         }
+        Indexer indexer = new Indexer();
+        size = RawBytes.elements(data, start, indexer);
+        spans = indexer.s;
+    }
+
+    /** Notes where each element lies, as the elements are walked. */
+    private static final class Indexer implements RawBytes.Elements {
         int[] s = new int[8];
-        int n = 0;
-        int i = RawJson.skipSpace(data, start + 1);
-        if (data[i] != ']') {
-            while (true) {
-                int end = RawJson.skipValue(data, i);
-                if ((n + 1) * 2 > s.length) {
-                    s = java.util.Arrays.copyOf(s, s.length * 2);
-                }
-                s[n * 2] = i;
-                s[n * 2 + 1] = end;
-                n++;
-                i = RawJson.skipSpace(data, end);
-                if (data[i] == ']') {
-                    break;
-                }
-                i = RawJson.skipSpace(data, i + 1);
+        int n;
+
+        @Override
+        public void element(int from, int to) {
+            if ((n + 1) * 2 > s.length) {
+                s = java.util.Arrays.copyOf(s, s.length * 2);
             }
+            s[n * 2] = from;
+            s[n * 2 + 1] = to;
+            n++;
         }
-        spans = s;
-        size = n;
     }
 
     @Override

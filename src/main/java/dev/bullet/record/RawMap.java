@@ -41,67 +41,62 @@ final class RawMap extends AbstractMap<String, Object> {
         if (spans != null) {
             return;
         }
+        Indexer indexer = new Indexer();
+        RawBytes.members(data, start, indexer);
+        spans = indexer.s;
+        size = indexer.n;
+    }
+
+    /** Notes each distinct key's place and the value of its last occurrence, as the members are walked. */
+    private final class Indexer implements RawBytes.Members {
         int[] s = new int[16];
         int[] hashes = new int[4];
-        Map<String, Integer> seen = null;
-        int n = 0;
-        int i = RawJson.skipSpace(data, start + 1);
-        if (data[i] != '}') {
-            while (true) {
-                int keyStart = i + 1;
-                int keyEnd = RawJson.skipString(data, i) - 1;
-                i = RawJson.skipSpace(data, keyEnd + 1);
-                int valueStart = RawJson.skipSpace(data, i + 1); // after ':'
-                int valueEnd = RawJson.skipValue(data, valueStart);
-                int duplicate = -1;
-                int hash = RawJson.hash(data, keyStart, keyEnd);
-                nonAsciiKeys |= RawJson.hasNonAscii(data, keyStart, keyEnd);
-                if (n < PAIRWISE) {
+        Map<String, Integer> seen;
+        int n;
+
+        @Override
+        public void member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
+            int duplicate = -1;
+            int hash = RawJson.hash(data, keyStart, keyEnd);
+            nonAsciiKeys |= RawJson.hasNonAscii(data, keyStart, keyEnd);
+            if (n < PAIRWISE) {
+                for (int e = 0; e < n; e++) {
+                    if (hashes[e] == hash && sameKey(s, e, keyStart, keyEnd)) {
+                        duplicate = e;
+                        break;
+                    }
+                }
+            } else {
+                if (seen == null) {
+                    seen = new HashMap<>();
                     for (int e = 0; e < n; e++) {
-                        if (hashes[e] == hash && sameKey(s, e, keyStart, keyEnd)) {
-                            duplicate = e;
-                            break;
-                        }
+                        seen.put(keyText(s, e), e);
                     }
-                } else {
-                    if (seen == null) {
-                        seen = new HashMap<>();
-                        for (int e = 0; e < n; e++) {
-                            seen.put(keyText(s, e), e);
-                        }
-                    }
-                    Integer e = seen.get(new String(data, keyStart, keyEnd - keyStart, StandardCharsets.UTF_8));
-                    duplicate = e == null ? -1 : e;
                 }
-                if (duplicate >= 0) { // the last value wins, in the first key's place
-                    s[duplicate * 4 + 2] = valueStart;
-                    s[duplicate * 4 + 3] = valueEnd;
-                } else {
-                    if ((n + 1) * 4 > s.length) {
-                        s = java.util.Arrays.copyOf(s, s.length * 2);
-                    }
-                    if (n >= hashes.length) {
-                        hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
-                    }
-                    s[n * 4] = keyStart;
-                    s[n * 4 + 1] = keyEnd;
-                    s[n * 4 + 2] = valueStart;
-                    s[n * 4 + 3] = valueEnd;
-                    hashes[n] = hash;
-                    if (seen != null) {
-                        seen.put(keyText(s, n), n);
-                    }
-                    n++;
-                }
-                i = RawJson.skipSpace(data, valueEnd);
-                if (data[i] == '}') {
-                    break;
-                }
-                i = RawJson.skipSpace(data, i + 1); // after ','
+                Integer e = seen.get(new String(data, keyStart, keyEnd - keyStart, StandardCharsets.UTF_8));
+                duplicate = e == null ? -1 : e;
             }
+            if (duplicate >= 0) { // the last value wins, in the first key's place
+                s[duplicate * 4 + 2] = valueStart;
+                s[duplicate * 4 + 3] = valueEnd;
+                return;
+            }
+            if ((n + 1) * 4 > s.length) {
+                s = java.util.Arrays.copyOf(s, s.length * 2);
+            }
+            if (n >= hashes.length) {
+                hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+            }
+            s[n * 4] = keyStart;
+            s[n * 4 + 1] = keyEnd;
+            s[n * 4 + 2] = valueStart;
+            s[n * 4 + 3] = valueEnd;
+            hashes[n] = hash;
+            if (seen != null) {
+                seen.put(keyText(s, n), n);
+            }
+            n++;
         }
-        spans = s;
-        size = n;
     }
 
     /** Whether two keys are the same text (ill-formed UTF-8 reads as U+FFFD, so different bytes may be one key). */
