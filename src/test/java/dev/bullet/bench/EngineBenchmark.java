@@ -96,9 +96,9 @@ public final class EngineBenchmark {
             fail(e instanceof java.nio.file.NoSuchFileException ? "no such file: " + e.getMessage() : e.getMessage());
             return;
         }
-        double seconds = Double.parseDouble(opts.getOrDefault("--seconds", "10"));
-        double warmup = Double.parseDouble(opts.getOrDefault("--warmup", "10"));
-        int batch = Integer.parseInt(opts.getOrDefault("--batch", "1000"));
+        double seconds = number(opts, "--seconds", "10", false);
+        double warmup = number(opts, "--warmup", "10", false);
+        int batch = (int) number(opts, "--batch", "1000", true);
         boolean decode = !opts.containsKey("--no-decode");
         EnumSet<IndexFeature> without = opts.containsKey("--without") ? IndexFeature.parse(opts.get("--without")) : null;
         EnumSet<IndexFeature> reduced = null;
@@ -107,7 +107,7 @@ public final class EngineBenchmark {
             reduced.removeAll(without);
         }
 
-        int repeats = Integer.parseInt(opts.getOrDefault("--repeats", "3"));
+        int repeats = (int) number(opts, "--repeats", "3", true);
         boolean baseline = !opts.containsKey("--no-baseline") && mix.equals("id");
         boolean reference = !opts.containsKey("--no-reference") && !mix.equals("id");
         Workload equality = reference ? Workload.of("id", idQueries(1000), null) : null;
@@ -158,6 +158,21 @@ public final class EngineBenchmark {
             }
         }
         System.out.println(JsonCodec.toJson(result));
+    }
+
+    /** A numeric option (a whole positive one where {@code whole}); a one-line error and exit 2 otherwise. */
+    private static double number(Map<String, String> opts, String name, String fallback, boolean whole) {
+        String text = opts.getOrDefault(name, fallback);
+        try {
+            double v = whole ? Integer.parseInt(text) : Double.parseDouble(text);
+            if (v < 0 || Double.isNaN(v) || Double.isInfinite(v) || whole && v < 1) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            fail(name + " must be a " + (whole ? "whole number of at least 1" : "number of seconds") + ", not '" + text + "'");
+            return 0;
+        }
     }
 
     private static double rate(Map<String, Object> run) {
