@@ -250,6 +250,37 @@ class SecondaryIndexPropertyTest {
     }
 
     @Test
+    void sizesAndKeysOfLargeMapsWithDuplicateKeysFindTheirQueries() {
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        RecordDecoder decoder = new RecordDecoder();
+        QueryIndex<Integer> index = new QueryIndex<>();
+        List<RecordPredicate> predicates = new ArrayList<>();
+        for (int size = 0; size < 60; size++) {
+            String json = "{\"filters\":[{\"field\":\"m\",\"operation\":\"SIZEIS\",\"values\":[\"" + size + "\"]}]}";
+            predicates.add(Predicates.compile(parser.parse(json).query().filter()));
+            index.add(size, parser.parse(json).query().filter());
+        }
+        for (int keys : new int[] {5, 31, 32, 33, 50}) {
+            for (int dups : new int[] {0, 1, 3}) { // duplicate keys count once in a map's size
+                StringBuilder json = new StringBuilder("{\"m\":{");
+                for (int i = 0; i < keys + dups; i++) {
+                    json.append(i > 0 ? "," : "").append("\"k").append(i < keys ? i : i - keys).append("\":").append(i);
+                }
+                json.append("}}");
+                Record rec = decoder.decode(json.toString());
+                Set<Integer> candidates = new HashSet<>();
+                index.candidates(rec, candidates::add);
+                for (int q = 0; q < predicates.size(); q++) {
+                    if (predicates.get(q).test(rec)) {
+                        assertTrue(candidates.contains(q), "SIZEIS " + q + " matches " + keys + " keys and " + dups
+                                                           + " duplicates but was not a candidate");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void featuresParse() {
         assertEquals(EnumSet.of(IndexFeature.REGEX, IndexFeature.SHARED), IndexFeature.parse("regex, Shared"));
         assertEquals(IndexFeature.all(), IndexFeature.parse("all"));

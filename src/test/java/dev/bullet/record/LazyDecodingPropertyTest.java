@@ -205,6 +205,26 @@ class LazyDecodingPropertyTest {
     }
 
     @Test
+    void largeMapsWithDuplicateAndNonAsciiKeysReadAsGsonReadsThem() {
+        // past the pairwise duplicate check (16 keys) the view finds duplicates through a hash map
+        for (int dupAt : new int[] {3, 17, 39}) {
+            StringBuilder json = new StringBuilder("{\"m\":{");
+            for (int i = 0; i < 40; i++) {
+                json.append(i > 0 ? "," : "").append("\"k").append(i).append(i % 7 == 0 ? "\u00e9" : "").append("\":").append(i);
+            }
+            json.append(",\"k").append(dupAt).append(dupAt % 7 == 0 ? "\u00e9" : "").append("\":\"last\"");
+            json.append(",\"\u00ff\":1,\"\u00ff\":[2,{\"a\":3}]}}");
+            Record eager = RecordDecoder.decodeEagerly(json.toString());
+            Record lazy = decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8));
+            assertSameContainer(eager.get(FieldPath.of("m")), lazy.get(FieldPath.of("m")), json.toString());
+            for (String path : List.of("m.k" + dupAt, "m.k" + dupAt + "\u00e9", "m.k20", "m.\u00ff", "m.\u00ff.1.a", "m.k40")) {
+                Record fresh = decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8));
+                assertEquals(eager.get(FieldPath.of(path)), fresh.get(FieldPath.of(path)), path + " of " + json);
+            }
+        }
+    }
+
+    @Test
     void pathsIntoContainersNotYetDecodedMatchTheDecodedWalk() {
         for (String json : List.of(
                 "{\"m\":{\"a\":1,\"b\":{\"c\":[10,{\"d\":\"x\"}]},\"a\":2}}",
