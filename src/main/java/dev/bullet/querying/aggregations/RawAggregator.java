@@ -4,7 +4,6 @@ import dev.bullet.record.JsonCodec;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,21 +54,33 @@ public final class RawAggregator implements Aggregator {
         return JsonCodec.parseRecords(new String(partial, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The records as one JSON array, written once into an array of the exact size: a record's bytes are copied
+     * once (a growing buffer copied a 2.5 KB record three to four times over).
+     */
     @Override
     public byte[] serialize() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 * records.size() + 2);
-        out.write('[');
-        for (int i = 0; i < records.size(); i++) {
-            if (i > 0) {
-                out.write(',');
-            }
+        int n = records.size();
+        byte[][] parts = new byte[n][];
+        int size = n == 0 ? 2 : n + 1; // the brackets and the commas between records
+        for (int i = 0; i < n; i++) {
             Object r = records.get(i);
-            byte[] json = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
+            parts[i] = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
                     : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
-            out.write(json, 0, json.length);
+            size += parts[i].length;
         }
-        out.write(']');
-        return out.toByteArray();
+        byte[] out = new byte[size];
+        out[0] = '[';
+        int at = 1;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out[at++] = ',';
+            }
+            System.arraycopy(parts[i], 0, out, at, parts[i].length);
+            at += parts[i].length;
+        }
+        out[at] = ']';
+        return out;
     }
 
     @Override

@@ -69,6 +69,21 @@ class RawAggregatorTest {
     }
 
     @Test
+    void thePartialIsExactlyTheRecordsAsOneJsonArray() {
+        RawAggregator empty = new RawAggregator(3);
+        assertEquals("[]", new String(empty.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+        String lazy = " {\"u\":\"\u00e9\u20ac\",\"n\":[1,2]} ";
+        RawAggregator mixed = new RawAggregator(5);
+        mixed.consume(new RecordDecoder().decode(lazy));
+        mixed.add(mapOf("a", 1L));
+        mixed.consume(new RecordDecoder().decode("{}"));
+        assertEquals("[" + lazy + ",{\"a\":1},{}]", new String(mixed.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+        RawAggregator one = new RawAggregator(1);
+        one.add(mapOf("s", "x"));
+        assertEquals("[{\"s\":\"x\"}]", new String(one.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void combiningStopsAtTheCapacity() {
         RawAggregator source = new RawAggregator(10);
         for (long i = 0; i < 5; i++) {
