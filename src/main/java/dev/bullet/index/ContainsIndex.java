@@ -144,6 +144,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     }
 
     @Override
+    public int pathCount() {
+        return paths.size();
+    }
+
+    @Override
     public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {

@@ -319,6 +319,19 @@ public final class QueryIndex<Q> {
         return scan.size();
     }
 
+    /** From this many paths read per record on, a record is brought near ({@link LazyRecord#warm}) before the reads. */
+    static final int WARM_FROM_PATHS = 16;
+    /** Keeps the warming reads from being optimised away; its value means nothing. */
+    private int warmth;
+
+    private boolean readsManyPaths() {
+        int n = paths.size();
+        for (int i = 0, e = extras.size(); i < e && n < WARM_FROM_PATHS; i++) {
+            n += extras.get(i).pathCount();
+        }
+        return n >= WARM_FROM_PATHS;
+    }
+
     /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
     public void candidates(Record record, java.util.function.Consumer<Q> visit) {
         candidates(record, visit, visit);
@@ -330,6 +343,9 @@ public final class QueryIndex<Q> {
      */
     public void candidates(Record record, java.util.function.Consumer<Q> visit, java.util.function.Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
+        if (lazy != null && readsManyPaths()) {
+            warmth += lazy.warm();
+        }
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
             if (lazy != null && visitSpan(index, lazy, visit)) {
