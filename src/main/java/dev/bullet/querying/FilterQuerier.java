@@ -7,6 +7,7 @@ import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
 import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.MapRecord;
+import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 
 import java.util.LinkedHashMap;
@@ -31,6 +32,8 @@ public final class FilterQuerier {
     private final boolean raw;
     private final boolean injectTimestamp;
     private final String timestampKey;
+    /** RAW with a projection and nothing injected: a matched record is kept as its projection's JSON. */
+    private final boolean writesJson;
     private long rawMatched;
     private long rawWindow;
     private boolean pendingFlush;
@@ -49,6 +52,7 @@ public final class FilterQuerier {
         this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
         this.injectTimestamp = raw && settings.injectTimestamp();
         this.timestampKey = settings.timestampKey();
+        this.writesJson = raw && !injectTimestamp && query.projection() != null && projector.writesJson();
     }
 
     static long saturatedAdd(long a, long b) {
@@ -84,6 +88,10 @@ public final class FilterQuerier {
                 return;
             }
             rawMatched++;
+        }
+        if (writesJson && record instanceof LazyRecord) { // a projected RAW record goes straight to its JSON
+            ((RawAggregator) aggregator).addJson(projector.json((LazyRecord) record));
+            return;
         }
         Record projected = projector.project(record);
         if (injectTimestamp) {

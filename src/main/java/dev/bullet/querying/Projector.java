@@ -1,9 +1,15 @@
 package dev.bullet.querying;
 
 import dev.bullet.query.NamedField;
+import dev.bullet.record.JsonCodec;
+import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +20,86 @@ import java.util.Map;
  */
 public final class Projector {
     private final NamedField[] fields;
+    /** Each field's {@code "name":} as JSON bytes; null when two fields share a name (the map decides then). */
+    private final byte[][] keys;
+    /** {@link #json}'s buffer, reused. */
+    private byte[] buffer = new byte[256];
 
     public Projector(List<NamedField> projection) {
         this.fields = projection == null ? null : projection.toArray(new NamedField[0]);
+        this.keys = fields == null ? null : keys(fields);
+    }
+
+    private static byte[][] keys(NamedField[] fields) {
+        java.util.Set<String> names = new HashSet<>();
+        byte[][] keys = new byte[fields.length][];
+        for (int i = 0; i < fields.length; i++) {
+            if (!names.add(fields[i].name())) {
+                return null;
+            }
+            keys[i] = (JsonCodec.toJson(fields[i].name()) + ":").getBytes(StandardCharsets.UTF_8);
+        }
+        return keys;
+    }
+
+    /** Whether {@link #json} can write this projection of a record (a projection whose field names are distinct). */
+    public boolean writesJson() {
+        return keys != null;
+    }
+
+    /**
+     * The projection of a record as the JSON object {@code JsonCodec.toJson(project(record).asMap())} reads back
+     * as, written from the record's bytes: a string, an integer or a boolean is copied as it stands in the record
+     * (the same value once read), anything else (other numbers, objects, arrays, a path the bytes cannot tell) is
+     * decoded and written as the map path writes it. No map is built for a matched RAW record this way.
+     */
+    public byte[] json(LazyRecord record) {
+        byte[] data = record.bytes();
+        int at = 0;
+        byte[] out = buffer;
+        out[at++] = '{';
+        for (int i = 0; i < fields.length; i++) {
+            long span = record.span(fields[i].path());
+            if (span == LazyRecord.MISSING) {
+                continue;
+            }
+            byte[] value = null;
+            int start = 0;
+            int end = 0;
+            if (span != LazyRecord.UNSURE) {
+                start = (int) (span >>> 32);
+                end = (int) span;
+                byte first = data[start];
+                if (!(first == '"' || first == 't' || first == 'f'
+                        || (first == '-' || first >= '0' && first <= '9') && RawBytes.plainInteger(data, start, end))) {
+                    span = LazyRecord.UNSURE;
+                }
+            }
+            if (span == LazyRecord.UNSURE) {
+                Object decoded = record.get(fields[i].path());
+                if (decoded == null) {
+                    continue;
+                }
+                value = JsonCodec.toJson(decoded).getBytes(StandardCharsets.UTF_8);
+                start = 0;
+                end = value.length;
+            }
+            byte[] key = keys[i];
+            int need = at + key.length + (end - start) + 2;
+            if (need > out.length) {
+                out = Arrays.copyOf(out, Math.max(need, out.length * 2));
+                buffer = out;
+            }
+            if (at > 1) {
+                out[at++] = ',';
+            }
+            System.arraycopy(key, 0, out, at, key.length);
+            at += key.length;
+            System.arraycopy(value != null ? value : data, start, out, at, end - start);
+            at += end - start;
+        }
+        out[at++] = '}';
+        return Arrays.copyOf(out, at);
     }
 
     public Record project(Record record) {

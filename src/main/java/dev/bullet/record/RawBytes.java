@@ -14,6 +14,14 @@ public final class RawBytes {
         return value != RawJson.NOT_INTEGRAL ? value : ((Number) RawJson.number(data, start, end)).doubleValue();
     }
 
+    /**
+     * Whether the value at {@code [start, end)} (validated JSON) is an integer of at most 18 digits: its bytes are
+     * what writing its decoded {@code Long} gives.
+     */
+    public static boolean plainInteger(byte[] data, int start, int end) {
+        return RawJson.integral(data, start, end) != RawJson.NOT_INTEGRAL;
+    }
+
     /** Whether the bytes are well-formed UTF-8, so that the text they decode to is exactly them. */
     public static boolean wellFormedUtf8(byte[] data, int from, int to) {
         return JsonScanner.wellFormedUtf8(data, from, to);

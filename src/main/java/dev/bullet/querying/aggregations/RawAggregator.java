@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class RawAggregator implements Aggregator {
     private final int capacity;
-    /** Each a {@code Map<String, Object>} or a {@link LazyRecord}. */
+    /** Each a {@code Map<String, Object>}, a {@link LazyRecord}, or a record's JSON ({@code byte[]}, a projection). */
     private final List<Object> records = new ArrayList<>();
 
     public RawAggregator(int capacity) {
@@ -31,6 +31,18 @@ public final class RawAggregator implements Aggregator {
             return;
         }
         records.add(record instanceof LazyRecord ? record : record.asMap());
+    }
+
+    /**
+     * Adds one record already written as a JSON object (a projection written from a record's bytes) if there is
+     * room; returns whether it was kept.
+     */
+    public boolean addJson(byte[] json) {
+        if (records.size() >= capacity) {
+            return false;
+        }
+        records.add(json);
+        return true;
     }
 
     /** Adds one record if there is room; returns whether it was kept. */
@@ -66,7 +78,7 @@ public final class RawAggregator implements Aggregator {
         for (int i = 0; i < n; i++) {
             Object r = records.get(i);
             parts[i] = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
-                    : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
+                    : r instanceof byte[] ? (byte[]) r : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
             size += parts[i].length;
         }
         byte[] out = new byte[size];
@@ -88,7 +100,8 @@ public final class RawAggregator implements Aggregator {
     public List<Map<String, Object>> records() {
         List<Map<String, Object>> copy = new ArrayList<>(records.size());
         for (Object r : records) {
-            copy.add(new LinkedHashMap<>(r instanceof LazyRecord ? ((LazyRecord) r).asMap() : (Map<String, Object>) r));
+            copy.add(r instanceof byte[] ? JsonCodec.parseMap(new String((byte[]) r, StandardCharsets.UTF_8))
+                    : new LinkedHashMap<>(r instanceof LazyRecord ? ((LazyRecord) r).asMap() : (Map<String, Object>) r));
         }
         return copy;
     }
