@@ -28,9 +28,6 @@ interface ClauseIndex<Q> {
      */
     void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched);
 
-    /** How many distinct paths {@link #candidates} reads from a record. */
-    int pathCount();
-
     /**
      * The clause a filter requires that an index can take: the filter itself, or else the first conjunct of a
      * top-level AND (nested ANDs too) for which {@code takes} answers a relational clause; null when there is none.

@@ -28,6 +28,8 @@ import java.util.function.Consumer;
 final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private static final class PathContains<Q> {
         final FieldPath path;
+        /** The path's id in {@link PathSpans}. */
+        int span;
         final Map<TextKey, List<Q>> byKey = new HashMap<>();
         final Map<TextKey, List<Q>> byText = new HashMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
@@ -42,6 +44,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
     /** Where a query waits: the maps (a {@code Map} or a {@link NumberMap}) and keys it was put under. */
     private record Placement<Q>(PathContains<Q> path, List<Object> maps, List<Object> keys) {
+    }
+
+    private final PathSpans spans;
+
+    ContainsIndex(PathSpans spans) {
+        this.spans = spans;
     }
 
     private final List<PathContains<Q>> paths = new ArrayList<>();
@@ -139,13 +147,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
         if (--placement.path().size == 0) {
             paths.remove(placement.path());
+            spans.release(placement.path().span);
         }
         return true;
-    }
-
-    @Override
-    public int pathCount() {
-        return paths.size();
     }
 
     @Override
@@ -218,7 +222,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private int members;
 
         boolean visit(PathContains<Q> path, LazyRecord record, Consumer<Q> visit) {
-            long span = record.span(path.path);
+            long span = spans.span(path.span, record);
             if (span == LazyRecord.UNSURE) {
                 return false;
             }
@@ -349,6 +353,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
         PathContains<Q> p = new PathContains<>(path);
+        p.span = spans.acquire(path);
         paths.add(p);
         return p;
     }

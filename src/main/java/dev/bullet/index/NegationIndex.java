@@ -41,6 +41,8 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
 
     private static final class PathNegations<Q> {
         final FieldPath path;
+        /** The path's id in {@link PathSpans}. */
+        int span;
         final List<Entry<Q>> entries = new ArrayList<>();
         final Map<TextKey, List<Entry<Q>>> excludedBy = new HashMap<>();
         int matchingMissing;
@@ -51,6 +53,12 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     }
 
     private record Placement<Q>(PathNegations<Q> path, Entry<Q> entry, List<TextKey> keys) {
+    }
+
+    private final PathSpans spans;
+
+    NegationIndex(PathSpans spans) {
+        this.spans = spans;
     }
 
     private final List<PathNegations<Q>> paths = new ArrayList<>();
@@ -103,13 +111,9 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         }
         if (path.entries.isEmpty()) {
             paths.remove(path);
+            spans.release(path.span);
         }
         return true;
-    }
-
-    @Override
-    public int pathCount() {
-        return paths.size();
     }
 
     @Override
@@ -119,7 +123,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             PathNegations<Q> path = paths.get(p);
             TextKey text = null;
             boolean missing = false;
-            long span = lazy == null ? LazyRecord.UNSURE : lazy.span(path.path);
+            long span = lazy == null ? LazyRecord.UNSURE : spans.span(path.span, lazy);
             if (span == LazyRecord.MISSING) {
                 missing = true;
             } else if (span != LazyRecord.UNSURE) {
@@ -191,6 +195,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             }
         }
         PathNegations<Q> p = new PathNegations<>(path);
+        p.span = spans.acquire(path);
         paths.add(p);
         return p;
     }

@@ -29,6 +29,8 @@ public final class QueryIndex<Q> {
     /** One indexed path and the queries waiting for each of its values. */
     private static final class PathIndex<Q> {
         final FieldPath path;
+        /** The path's id in {@link PathSpans}. */
+        int span;
         final Map<TextKey, List<Q>> byText = new HashMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
@@ -157,6 +159,8 @@ public final class QueryIndex<Q> {
     }
 
     private final List<PathIndex<Q>> paths = new ArrayList<>();
+    /** The paths all the indexes read, each found once per record. */
+    private final PathSpans spans = new PathSpans();
     private final List<Q> scan = new ArrayList<>();
     private final Map<Q, List<Placement>> entries = new IdentityHashMap<>();
     /** The secondary indexes (regex prefilter, negations, contains), tried in order after equality and range. */
@@ -172,15 +176,15 @@ public final class QueryIndex<Q> {
 
     /** An index with only the given optimisations (equality and range indexing are always on). */
     public QueryIndex(java.util.Set<IndexFeature> features) {
-        regex = features.contains(IndexFeature.REGEX) ? new RegexPrefilter<>() : null;
+        regex = features.contains(IndexFeature.REGEX) ? new RegexPrefilter<>(spans) : null;
         if (regex != null) {
             extras.add(regex);
         }
         if (features.contains(IndexFeature.CONTAINS)) {
-            extras.add(new ContainsIndex<>());
+            extras.add(new ContainsIndex<>(spans));
         }
         if (features.contains(IndexFeature.NEGATION)) {
-            extras.add(new NegationIndex<>());
+            extras.add(new NegationIndex<>(spans));
         }
     }
 
@@ -308,6 +312,7 @@ public final class QueryIndex<Q> {
         }
         if (--index.size == 0) {
             paths.remove(index);
+            spans.release(index.span);
         }
     }
 
@@ -325,11 +330,7 @@ public final class QueryIndex<Q> {
     private int warmth;
 
     private boolean readsManyPaths() {
-        int n = paths.size();
-        for (int i = 0, e = extras.size(); i < e && n < WARM_FROM_PATHS; i++) {
-            n += extras.get(i).pathCount();
-        }
-        return n >= WARM_FROM_PATHS;
+        return spans.size() >= WARM_FROM_PATHS;
     }
 
     /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
@@ -387,6 +388,7 @@ public final class QueryIndex<Q> {
         for (int i = 0, n = scan.size(); i < n; i++) {
             visit.accept(scan.get(i));
         }
+        spans.clear();
     }
 
     /**
@@ -395,7 +397,7 @@ public final class QueryIndex<Q> {
      * (the caller decodes the value then).
      */
     private boolean visitSpan(PathIndex<Q> index, LazyRecord record, java.util.function.Consumer<Q> visit) {
-        long span = record.span(index.path);
+        long span = spans.span(index.span, record);
         if (span == LazyRecord.UNSURE) {
             return false;
         }
@@ -569,6 +571,7 @@ public final class QueryIndex<Q> {
             }
         }
         PathIndex<Q> index = new PathIndex<>(path);
+        index.span = spans.acquire(path);
         paths.add(index);
         return index;
     }

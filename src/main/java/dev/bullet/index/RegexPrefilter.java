@@ -100,6 +100,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     /** The RLIKE queries of one path. */
     private static final class PathFilter<Q> {
         final FieldPath path;
+        /** The path's id in {@link PathSpans}. */
+        int span;
         final Map<String, Integer> literalIds = new HashMap<>();
         final List<String> literals = new ArrayList<>();
         /** Entries that mention each literal id (an entry is listed under each of its literals once). */
@@ -139,6 +141,12 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     /** Where a query was put; {@code filtered}: under its literals, else under its first characters. */
     private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, boolean filtered) {
+    }
+
+    private final PathSpans spans;
+
+    RegexPrefilter(PathSpans spans) {
+        this.spans = spans;
     }
 
     private final List<PathFilter<Q>> paths = new ArrayList<>();
@@ -238,6 +246,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         if (path.isEmpty()) {
             paths.remove(path);
+            spans.release(path.span);
         } else if (path.literals.size() > 64 && unusedLiterals(path) * 2 > path.literals.size()) {
             compact(path);
         }
@@ -257,6 +266,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     /** Renumbers the literals still in use: a path whose queries changed a lot gets a smaller automaton. */
     private void compact(PathFilter<Q> old) {
         PathFilter<Q> fresh = new PathFilter<>(old.path);
+        fresh.span = old.span;
         paths.set(paths.indexOf(old), fresh);
         for (Map.Entry<Q, Placement<Q>> e : placements.entrySet()) {
             Placement<Q> p = e.getValue();
@@ -301,18 +311,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public int pathCount() {
-        return paths.size();
-    }
-
-    @Override
     public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
         LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathFilter<Q> path = paths.get(p);
             CharSequence text = null;
             if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
-                long span = lazy.span(path.path);
+                long span = spans.span(path.span, lazy);
                 if (span == LazyRecord.MISSING) {
                     continue;
                 }
@@ -438,6 +443,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             }
         }
         PathFilter<Q> p = new PathFilter<>(path);
+        p.span = spans.acquire(path);
         paths.add(p);
         return p;
     }
