@@ -65,7 +65,7 @@ public final class LazyRecord implements Record {
         if (path.depth() == 1) {
             return slot < 0 ? MISSING : spanOf(slot);
         }
-        long nested = slot < 0 ? MISSING : nestedSpan(value(slot), path);
+        long nested = slot < 0 ? MISSING : isRead(slot) ? nestedSpan(value(slot), path) : walk(slot, path);
         if (nested == UNSURE) {
             return UNSURE;
         }
@@ -154,6 +154,93 @@ public final class LazyRecord implements Record {
             }
         }
         return MISSING; // not reached: depth > 1
+    }
+
+    private boolean isRead(int slot) {
+        return read != null && (read[slot >>> 6] & 1L << (slot & 63)) != 0;
+    }
+
+    /**
+     * {@link #nestedSpan} without making views: walks the path's segments through the bytes of the slot's value,
+     * reading every member of each object on the way (the last of duplicate keys wins). A key with an escape or a
+     * non-ASCII byte on the way makes it UNSURE (the decoded walk decides), so it answers as the views do or not at
+     * all. For a value not read yet: a few paths into a small container cost less walked than indexed.
+     */
+    private long walk(int slot, FieldPath path) {
+        int at = slots[slot * JsonScanner.SLOT + 2];
+        for (int seg = 1, depth = path.depth(); ; seg++) {
+            long span;
+            byte first = data[at];
+            if (first == '{') {
+                span = member(at, path.segmentUtf8(seg));
+            } else if (first == '[') {
+                span = element(at, path.index(seg));
+            } else {
+                return MISSING;
+            }
+            if (span < 0 || seg == depth - 1) {
+                return span;
+            }
+            at = (int) (span >>> 32);
+        }
+    }
+
+    /** The span of the last member named {@code key} of the object at {@code at}; MISSING; UNSURE. */
+    private long member(int at, byte[] key) {
+        long found = MISSING;
+        int i = RawJson.skipSpace(data, at + 1);
+        if (data[i] == '}') {
+            return MISSING;
+        }
+        while (true) {
+            int keyStart = i + 1;
+            int keyEnd = keyStart;
+            boolean same = true;
+            while (true) {
+                byte b = data[keyEnd];
+                if (b == '"') {
+                    break;
+                }
+                if (b == '\\' || b < 0) {
+                    return UNSURE;
+                }
+                int k = keyEnd - keyStart;
+                same &= k < key.length && key[k] == b;
+                keyEnd++;
+            }
+            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
+            int valueEnd = RawJson.skipValue(data, valueStart);
+            if (same && keyEnd - keyStart == key.length) {
+                found = (long) valueStart << 32 | valueEnd;
+            }
+            i = RawJson.skipSpace(data, valueEnd);
+            if (data[i] == '}') {
+                return found;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
+    /** The span of element {@code index} of the array at {@code at}; MISSING. */
+    private long element(int at, int index) {
+        if (index < 0) {
+            return MISSING;
+        }
+        int i = RawJson.skipSpace(data, at + 1);
+        if (data[i] == ']') {
+            return MISSING;
+        }
+        for (int n = 0; ; n++) {
+            int end = RawJson.skipValue(data, i);
+            if (n == index) {
+                return (long) i << 32 | end;
+            }
+            i = RawJson.skipSpace(data, end);
+            if (data[i] == ']') {
+                return MISSING;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
     }
 
     /** The value of a top-level key (the last occurrence), or null. */

@@ -116,11 +116,42 @@ class LazyDecodingPropertyTest {
                 assertEquals(eager.get(p), fresh.get(p), "path " + path + " of " + json);
             }
         }
+        for (String key : KEYS) { // a span, walked in the bytes or found through a view, holds what get reads
+            for (String path : List.of(key, key + ".a", key + ".0", key + ".0.b", key + ".m.l", "m." + key, "l.1",
+                                       "m.a.b", "l.0.0", key + ".-1")) {
+                FieldPath p = FieldPath.of(path);
+                Record walked = decoder.decode(bytes);
+                Record viewed = decoder.decode(bytes);
+                if (viewed instanceof LazyRecord) {
+                    viewed.get(FieldPath.of(p.toString().split("\\.")[0])); // the head read: the view answers
+                }
+                for (Record r : new Record[] {walked, viewed}) {
+                    if (r instanceof LazyRecord) {
+                        assertSpanHolds(eager.get(p), (LazyRecord) r, p, json);
+                    }
+                }
+            }
+        }
         for (String key : KEYS) { // objects and arrays read in place behave as the decoded ones in every way
             assertSameContainer(eager.get(FieldPath.of(key)), decoder.decode(bytes).get(FieldPath.of(key)), json);
         }
         assertEquals(eager.asMap(), lazy.asMap(), json);
         assertEquals(new ArrayList<>(eager.asMap().keySet()), new ArrayList<>(lazy.asMap().keySet()), "key order " + json);
+    }
+
+    private static void assertSpanHolds(Object expected, LazyRecord record, FieldPath path, String json) {
+        long span = record.span(path);
+        if (span == LazyRecord.UNSURE) {
+            return;
+        }
+        if (span == LazyRecord.MISSING) {
+            assertNull(expected, "span MISSING, path " + path + " of " + json);
+            return;
+        }
+        byte[] data = record.bytes();
+        int start = (int) (span >>> 32);
+        String text = new String(data, start, (int) span - start, StandardCharsets.UTF_8);
+        assertEquals(expected, JsonCodec.parse(text), "span of path " + path + " of " + json);
     }
 
     /** A container read in place against the decoded one: every Map and List operation the engine uses. */
@@ -182,6 +213,19 @@ class LazyDecodingPropertyTest {
                                    "{\"a\":\"\\u00e9\"}", "{\"a\":\"\\x\"}", "{\"a\":[1,2,]}", "{\"a\":{\"b\":{}}}",
                                    "{\"a\\\"b\":1}", "{\"a\":1}{\"b\":2}", "{\"a\":\"unterminated}", "{\"a\":NaN}",
                                    "{\"a\":9223372036854775808}", "{\"a\":-9223372036854775808}", "{\"a\":1.0}")) {
+            assertSameAsGson(json);
+        }
+    }
+
+    @Test
+    void pathsThroughDuplicateEscapedAndNonAsciiNestedKeysReadAsGsonReadsThem() {
+        for (String json : List.of("{\"m\":{\"a\":1,\"a\":2}}", "{\"m\":{\"a\":{\"b\":1},\"x\":0,\"a\":{\"c\":2}}}",
+                                   "{\"m\":{\"a\":null,\"a\":\"s\"}}", "{\"m\":{\"a\":\"s\",\"a\":null}}",
+                                   "{\"m\" : { \"a\" : [ 1 , { \"b\" : \"x\" } ] , \"l\" : 2 } }",
+                                   "{\"m\":{\"\\u0061\":5}}", "{\"m\":{\"a\":1,\"\\u0061\":5}}", "{\"m\":{\"\u00e9\":1,\"a\":2}}",
+                                   "{\"m\":{\"a\":\"q\\\"uote\",\"a\":\"last\"}}", "{\"l\":[[1,2],{\"b\":[3]},\"s\"]}",
+                                   "{\"l\":[{\"b\":1,\"b\":{\"m\":{\"l\":7}}}]}", "{\"m\":{\"m\":{\"l\":1},\"m\":{\"l\":2}}}",
+                                   "{\"m\":{},\"l\":[]}", "{\"m\":{\"ab\":1,\"a\":2,\"\":3}}", "{\"id\":{\"a\":1},\"id\":{\"a\":2}}")) {
             assertSameAsGson(json);
         }
     }
