@@ -107,12 +107,32 @@ class SecondaryIndexPropertyTest {
                 assertTrue(index.remove(q));
                 predicates.set(q, record -> false);
             }
+            Set<Integer> present = new HashSet<>();
+            for (int q = 0; q < 60; q++) {
+                if (q % 5 != 0) {
+                    present.add(q);
+                }
+            }
             for (int k = 0; k < 100; k++) {
+                if (k % 7 == 6) { // queries come and go between records: nothing remembered may outlive them
+                    int gone = new ArrayList<>(present).get(r.nextInt(present.size()));
+                    assertTrue(index.remove(gone));
+                    present.remove(gone);
+                    predicates.set(gone, record -> false);
+                    String json = query(r);
+                    QueryParser.Result parsed = parser.parse(json);
+                    int id = predicates.size();
+                    predicates.add(Predicates.compile(parsed.query().filter()));
+                    index.add(id, parsed.query().filter());
+                    present.add(id);
+                }
                 String json = record(r);
                 Record rec = decoder.decode(json);
                 Set<Integer> candidates = new HashSet<>();
                 Set<Integer> matched = new HashSet<>();
                 index.candidates(rec, candidates::add, matched::add);
+                assertTrue(present.containsAll(candidates) && present.containsAll(matched),
+                           "only running queries are handed out: " + candidates + " " + matched);
                 for (int q = 0; q < predicates.size(); q++) {
                     boolean matches = predicates.get(q).test(rec);
                     if (matches) {
