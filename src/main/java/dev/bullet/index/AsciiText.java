@@ -17,6 +17,14 @@ final class AsciiText implements CharSequence {
         return this;
     }
 
+    byte[] data() {
+        return data;
+    }
+
+    int from() {
+        return from;
+    }
+
     @Override
     public int length() {
         return length;

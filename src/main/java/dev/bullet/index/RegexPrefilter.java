@@ -152,8 +152,6 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private final List<PathFilter<Q>> paths = new ArrayList<>();
     private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
     private long stamp;
-    private PathFilter<Q> scanning;
-    private final LiteralMatcher.Found sink = this::found;
     private final AsciiText ascii = new AsciiText();
 
     @Override
@@ -380,9 +378,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             path.found = new boolean[path.literals.size()];
             path.foundList = new int[path.literals.size()];
         }
-        scanning = path;
-        path.foundCount = 0;
-        path.matcher.scan(text, sink);
+        path.foundCount = path.matcher.collect(text, path.found, path.foundList);
         long current = ++stamp;
         boolean[] found = path.found;
         for (int f = 0; f < path.foundCount; f++) {
@@ -406,14 +402,6 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         for (int f = 0; f < path.foundCount; f++) {
             found[path.foundList[f]] = false;
-        }
-    }
-
-    private void found(int id) {
-        PathFilter<Q> path = scanning;
-        if (!path.found[id]) {
-            path.found[id] = true;
-            path.foundList[path.foundCount++] = id;
         }
     }
 

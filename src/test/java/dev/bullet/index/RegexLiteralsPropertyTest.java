@@ -91,6 +91,23 @@ class RegexLiteralsPropertyTest {
     private static Set<String> found(LiteralMatcher matcher, List<String> literals, String value) {
         Set<String> found = new HashSet<>();
         matcher.scan(value, id -> found.add(literals.get(id)));
+        // collect finds the same literals, each once, in a String and in ASCII bytes read in place
+        List<CharSequence> texts = new ArrayList<>(List.of(value));
+        if (value.chars().allMatch(c -> c < 128)) {
+            byte[] bytes = ("\"" + value + "\"").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            texts.add(new AsciiText().set(bytes, 1, bytes.length - 1));
+        }
+        for (CharSequence text : texts) {
+            boolean[] seen = new boolean[literals.size()];
+            int[] list = new int[literals.size()];
+            int n = matcher.collect(text, seen, list);
+            Set<String> collected = new HashSet<>();
+            for (int i = 0; i < n; i++) {
+                assertTrue(seen[list[i]]);
+                assertTrue(collected.add(literals.get(list[i])), "each literal once");
+            }
+            assertEquals(found, collected, "collect of " + text);
+        }
         return found;
     }
 
