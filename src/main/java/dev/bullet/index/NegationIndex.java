@@ -31,11 +31,14 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         final Q query;
         /** {@code NOT ==}: a missing value matches; {@code !=}: it does not. */
         final boolean matchesMissing;
+        /** The negation is the query's whole filter: a string value not among the literals decides a match. */
+        final boolean entire;
         long stamp = -1;
 
-        Entry(Q query, boolean matchesMissing) {
+        Entry(Q query, boolean matchesMissing, boolean entire) {
             this.query = query;
             this.matchesMissing = matchesMissing;
+            this.entire = entire;
         }
     }
 
@@ -73,7 +76,9 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathNegations<Q> path = pathNegations(clause.field());
-        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS);
+        boolean entire = filter == clause || filter instanceof Clause.Logical
+                && ((Clause.Logical) filter).clauses().size() == 1 && ((Clause.Logical) filter).clauses().get(0) == clause;
+        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
             TextKey key = TextKey.of(v.value());
@@ -122,6 +127,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathNegations<Q> path = paths.get(p);
             TextKey text = null;
+            boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
             boolean missing = false;
             long span = lazy == null ? LazyRecord.UNSURE : spans.span(path.span, lazy);
             if (span == LazyRecord.MISSING) {
@@ -133,6 +139,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
                 if (data[start] == '"') {
                     if (RawBytes.plainAscii(data, start + 1, end - 1)) {
                         text = probe.set(data, start + 1, end - 1);
+                        decides = true;
                     } else {
                         span = LazyRecord.UNSURE;
                     }
@@ -164,7 +171,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             for (int i = 0, n = entries.size(); i < n; i++) {
                 Entry<Q> entry = entries.get(i);
                 if (entry.stamp != current) {
-                    visit.accept(entry.query);
+                    (decides && entry.entire ? matched : visit).accept(entry.query);
                 }
             }
         }
