@@ -60,18 +60,16 @@ public final class QueryIndex<Q> {
 
     /**
      * Queries with a numeric threshold on one path, sorted by it: for a numeric value, the ones whose threshold the
-     * value passes are a prefix (above: thresholds below the value) or suffix (below) found by binary search.
-     * Rebuilt lazily after changes, which are rare next to records.
+     * value passes are a prefix (above: thresholds below the value) or a suffix (below) of the list.
+     * Kept sorted as queries come and go (a query is inserted after those of equal threshold, so ties keep their
+     * arrival order): a RAW query restarted many times a second costs a shift of a small array, not a sort.
      */
     private static final class RangeList<Q> {
         final boolean above;
-        final List<Q> queries = new ArrayList<>();
-        final List<Double> thresholds = new ArrayList<>();
-        final List<Double> limits = new ArrayList<>();
-        double[] sorted = new double[0];
-        double[] sortedLimits = new double[0];
-        Object[] ordered = new Object[0];
-        boolean dirty;
+        double[] sorted = new double[4];
+        double[] sortedLimits = new double[4];
+        Object[] ordered = new Object[4];
+        int size;
 
         RangeList(boolean above) {
             this.above = above;
@@ -82,51 +80,46 @@ public final class QueryIndex<Q> {
             if (Double.isNaN(threshold) || Double.isNaN(limit)) {
                 throw new IllegalArgumentException("a range threshold cannot be NaN");
             }
-            queries.add(query);
-            thresholds.add(threshold);
-            limits.add(limit);
-            dirty = true;
+            if (size == sorted.length) {
+                sorted = java.util.Arrays.copyOf(sorted, size * 2);
+                sortedLimits = java.util.Arrays.copyOf(sortedLimits, size * 2);
+                ordered = java.util.Arrays.copyOf(ordered, size * 2);
+            }
+            int at = size;
+            while (at > 0 && Double.compare(sorted[at - 1], threshold) > 0) {
+                at--;
+            }
+            System.arraycopy(sorted, at, sorted, at + 1, size - at);
+            System.arraycopy(sortedLimits, at, sortedLimits, at + 1, size - at);
+            System.arraycopy(ordered, at, ordered, at + 1, size - at);
+            sorted[at] = threshold;
+            sortedLimits[at] = limit;
+            ordered[at] = query;
+            size++;
         }
 
         void remove(Q query) {
-            for (int i = queries.size() - 1; i >= 0; i--) {
-                if (queries.get(i) == query) {
-                    queries.remove(i);
-                    thresholds.remove(i);
-                    limits.remove(i);
+            int kept = 0;
+            for (int i = 0; i < size; i++) {
+                if (ordered[i] != query) {
+                    sorted[kept] = sorted[i];
+                    sortedLimits[kept] = sortedLimits[i];
+                    ordered[kept] = ordered[i];
+                    kept++;
                 }
             }
-            dirty = true;
+            java.util.Arrays.fill(ordered, kept, size, null);
+            size = kept;
         }
 
         boolean isEmpty() {
-            return queries.isEmpty();
-        }
-
-        private void rebuild() {
-            Integer[] order = new Integer[queries.size()];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            java.util.Arrays.sort(order, (a, b) -> Double.compare(thresholds.get(a), thresholds.get(b)));
-            sorted = new double[order.length];
-            sortedLimits = new double[order.length];
-            ordered = new Object[order.length];
-            for (int i = 0; i < order.length; i++) {
-                sorted[i] = thresholds.get(order[i]);
-                sortedLimits[i] = limits.get(order[i]);
-                ordered[i] = queries.get(order[i]);
-            }
-            dirty = false;
+            return size == 0;
         }
 
         /** Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. */
         @SuppressWarnings("unchecked")
         void visit(double value, java.util.function.Consumer<Q> visit) {
-            if (dirty) {
-                rebuild();
-            }
-            int n = sorted.length;
+            int n = size;
             if (Double.isNaN(value)) {
                 visitAll(visit);
                 return;
@@ -149,11 +142,8 @@ public final class QueryIndex<Q> {
 
         @SuppressWarnings("unchecked")
         void visitAll(java.util.function.Consumer<Q> visit) {
-            if (dirty) {
-                rebuild();
-            }
-            for (Object q : ordered) {
-                visit.accept((Q) q);
+            for (int i = 0, n = size; i < n; i++) {
+                visit.accept((Q) ordered[i]);
             }
         }
     }

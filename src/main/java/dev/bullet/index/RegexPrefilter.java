@@ -163,10 +163,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         PathFilter<Q> path = pathFilter(rlike.field());
         RegexLiterals.Shape shape = null;
         for (FilterValue v : rlike.values()) {
-            RegexLiterals.Shape one = RegexLiterals.shape(v.value());
+            RegexLiterals.Shape one = analysis(v.value()).shape();
             shape = shape == null ? one : shape.or(one);
         }
-        WholeLiteral whole = rlike.values().size() == 1 ? WholeLiteral.of(rlike.values().get(0).value()) : null;
+        WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
         boolean entire = rlike == filter;
         if (shape.requirement() == null) {
             Entry<Q> entry = new Entry<>(query, null, shape, null, false);
@@ -184,6 +184,28 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         path.entries++;
         placements.put(query, new Placement<>(path, entry, true));
         return true;
+    }
+
+    /** What a pattern requires and whether it is a whole literal: both immutable, worked out once per pattern. */
+    private record Analysis(RegexLiterals.Shape shape, WholeLiteral whole) {
+    }
+
+    /** Patterns analysed lately: a RAW query restarted many times a second, or a dashboard, brings the same back. */
+    private static final int ANALYSED = 4096;
+    private final Map<String, Analysis> analysed = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Analysis> eldest) {
+            return size() > ANALYSED;
+        }
+    };
+
+    private Analysis analysis(String pattern) {
+        Analysis a = analysed.get(pattern);
+        if (a == null) {
+            a = new Analysis(RegexLiterals.shape(pattern), WholeLiteral.of(pattern));
+            analysed.put(pattern, a);
+        }
+        return a;
     }
 
     private static <Q> void placeUnfiltered(PathFilter<Q> path, Entry<Q> entry) {

@@ -2,6 +2,7 @@ package dev.bullet.querying;
 
 import dev.bullet.query.Values;
 import com.google.re2j.Pattern;
+import dev.bullet.index.RegexGate;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
@@ -77,7 +78,8 @@ public final class Predicates {
                 };
             case REGEX_LIKE: {
                 Pattern[] patterns = clause.values().stream().map(v -> rlikePattern(v.value())).toArray(Pattern[]::new);
-                return record -> regexAny(record.get(field), patterns);
+                RegexGate[] gates = clause.values().stream().map(v -> rlikeGate(v.value())).toArray(RegexGate[]::new);
+                return record -> regexAny(record.get(field), patterns, gates);
             }
             case SIZE_IS:
                 return record -> sizeIsAny(record.get(field), operands, record);
@@ -102,6 +104,25 @@ public final class Predicates {
                     return size() > PATTERN_CACHE;
                 }
             });
+
+    private static final ThreadLocal<Map<String, RegexGate>> GATES = ThreadLocal.withInitial(
+            () -> new java.util.LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, RegexGate> eldest) {
+                    return size() > PATTERN_CACHE;
+                }
+            });
+
+    /** The literals and end characters an RLIKE pattern needs ({@link RegexGate}), worked out once per pattern. */
+    static RegexGate rlikeGate(String regex) {
+        Map<String, RegexGate> cache = GATES.get();
+        RegexGate gate = cache.get(regex);
+        if (gate == null) {
+            gate = RegexGate.of(regex);
+            cache.put(regex, gate);
+        }
+        return gate;
+    }
 
     /** The compiled form of an RLIKE pattern: RE2/J, so matching runs in linear time even on hostile patterns. */
     public static Pattern rlikePattern(String regex) {
@@ -167,13 +188,13 @@ public final class Predicates {
         return false;
     }
 
-    private static boolean regexAny(Object value, Pattern[] patterns) {
+    private static boolean regexAny(Object value, Pattern[] patterns, RegexGate[] gates) {
         if (value == null || value instanceof Map || value instanceof List) {
             return false;
         }
         String text = value instanceof String ? (String) value : String.valueOf(value);
-        for (Pattern p : patterns) {
-            if (rlikeMatches(p, text)) {
+        for (int i = 0; i < patterns.length; i++) {
+            if (gates[i].admits(text) && rlikeMatches(patterns[i], text)) {
                 return true;
             }
         }

@@ -37,9 +37,20 @@ public final class Projector {
             if (!names.add(fields[i].name())) {
                 return null;
             }
-            keys[i] = (JsonCodec.toJson(fields[i].name()) + ":").getBytes(StandardCharsets.UTF_8);
+            keys[i] = key(fields[i].name());
         }
         return keys;
+    }
+
+    /** {@code "name":} as JSON bytes: a plain ASCII name as it is, anything else escaped by gson. */
+    private static byte[] key(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                return (JsonCodec.toJson(name) + ":").getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        return ("\"" + name + "\":").getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Whether {@link #json} can write this projection of a record (a projection whose field names are distinct). */

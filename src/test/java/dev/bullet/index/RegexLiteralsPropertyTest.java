@@ -117,6 +117,7 @@ class RegexLiteralsPropertyTest {
         int withRequirement = 0;
         int checkedMatches = 0;
         int checkedShapes = 0;
+        int gateRejections = 0;
         for (int round = 0; round < 20_000; round++) {
             String text = pattern(r, 0);
             if (r.nextInt(3) == 0) {
@@ -129,12 +130,18 @@ class RegexLiteralsPropertyTest {
                 continue; // only patterns RE2/J accepts reach the index
             }
             RegexLiterals.Shape shape = RegexLiterals.shape(text);
+            RegexGate gate = RegexGate.of(text);
             for (int k = 0; k < 40; k++) {
                 String value = value(r);
+                boolean admitted = gate.admits(value);
                 if (pattern.matcher(value).matches()) {
                     checkedShapes++;
                     assertTrue(shape.admits(value), "pattern " + text + " matches the whole of '" + value
                                                     + "' but its shape " + shape + " does not admit it");
+                    assertTrue(admitted, "pattern " + text + " matches the whole of '" + value
+                                         + "' but its gate turns it away");
+                } else if (!admitted) {
+                    gateRejections++;
                 }
             }
             Requirement requirement = shape.requirement();
@@ -159,6 +166,7 @@ class RegexLiteralsPropertyTest {
         assertTrue(withRequirement > 3_000, "too few patterns with a requirement: " + withRequirement);
         assertTrue(checkedMatches > 3_000, "too few matches checked: " + checkedMatches);
         assertTrue(checkedShapes > 3_000, "too few whole matches checked: " + checkedShapes);
+        assertTrue(gateRejections > 10_000, "the gate turned away too few values to be worth it: " + gateRejections);
     }
 
     @Test
