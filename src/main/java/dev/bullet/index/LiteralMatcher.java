@@ -105,12 +105,6 @@ final class LiteralMatcher {
         return out;
     }
 
-    /** Receives the id of each literal found; may be told the same id more than once. */
-    @FunctionalInterface
-    interface Found {
-        void found(int id);
-    }
-
     /**
      * Notes every literal occurring in the text, folded, once: sets {@code seen[id]} and appends the id to
      * {@code list}; returns how many ids were appended. The caller clears {@code seen} afterwards. Text read in
@@ -119,57 +113,34 @@ final class LiteralMatcher {
     int collect(CharSequence text, boolean[] seen, int[] list) {
         int count = 0;
         int state = 0;
-        int[] next = this.next;
-        int[] classOf = this.classOf;
-        int[][] outputs = this.outputs;
-        int alphabet = this.alphabet;
         if (text instanceof AsciiText) {
             AsciiText ascii = (AsciiText) text;
             byte[] data = ascii.data();
             for (int i = ascii.from(), end = i + ascii.length(); i < end; i++) {
                 int c = data[i]; // ASCII: 0..127
                 state = next[state * alphabet + classOf[c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c]];
-                int[] out = outputs[state];
-                for (int k = 0; k < out.length; k++) {
-                    int id = out[k];
-                    if (!seen[id]) {
-                        seen[id] = true;
-                        list[count++] = id;
-                    }
-                }
+                count = note(outputs[state], seen, list, count);
             }
             return count;
         }
         for (int i = 0, n = text.length(); i < n; i++) {
             int c = fold(text.charAt(i));
             state = next[state * alphabet + (c < 128 ? classOf[c] : 0)];
-            int[] out = outputs[state];
-            for (int k = 0; k < out.length; k++) {
-                int id = out[k];
-                if (!seen[id]) {
-                    seen[id] = true;
-                    list[count++] = id;
-                }
-            }
+            count = note(outputs[state], seen, list, count);
         }
         return count;
     }
 
-    /** Reports every literal occurring in the text, folded. */
-    void scan(CharSequence text, Found found) {
-        int state = 0;
-        int[] next = this.next;
-        int[] classOf = this.classOf;
-        int alphabet = this.alphabet;
-        for (int i = 0, n = text.length(); i < n; i++) {
-            int c = fold(text.charAt(i));
-            int cls = c < 128 ? classOf[c] : 0;
-            state = next[state * alphabet + cls];
-            int[] out = outputs[state];
-            for (int k = 0; k < out.length; k++) {
-                found.found(out[k]);
+    /** Notes the literals a state outputs that were not seen yet; returns the new count. */
+    private static int note(int[] out, boolean[] seen, int[] list, int count) {
+        for (int k = 0; k < out.length; k++) {
+            int id = out[k];
+            if (!seen[id]) {
+                seen[id] = true;
+                list[count++] = id;
             }
         }
+        return count;
     }
 
     /**

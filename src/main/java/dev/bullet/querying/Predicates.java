@@ -77,9 +77,8 @@ public final class Predicates {
                     return value != null && !equalsAny(value, operands, record);
                 };
             case REGEX_LIKE: {
-                Pattern[] patterns = clause.values().stream().map(v -> rlikePattern(v.value())).toArray(Pattern[]::new);
-                RegexGate[] gates = clause.values().stream().map(v -> rlikeGate(v.value())).toArray(RegexGate[]::new);
-                return record -> regexAny(record.get(field), patterns, gates);
+                Rlike[] patterns = clause.values().stream().map(v -> rlike(v.value())).toArray(Rlike[]::new);
+                return record -> regexAny(record.get(field), patterns);
             }
             case SIZE_IS:
                 return record -> sizeIsAny(record.get(field), operands, record);
@@ -92,47 +91,36 @@ public final class Predicates {
         }
     }
 
-    /** Patterns compiled lately on this thread: a query submitted again (a restarted RAW query, a dashboard opened
+    /** Patterns compiled (with their gates) lately on this thread: a query submitted again (a restarted RAW query, a dashboard opened
      * by many) does not compile its pattern again. Per thread, so no two Filter tasks share an RE2 matcher pool. */
     private static final int PATTERN_CACHE = 4096;
-    private static final ThreadLocal<Map<String, Pattern>> PATTERNS = ThreadLocal.withInitial(
+    private static final ThreadLocal<Map<String, Rlike>> PATTERNS = ThreadLocal.withInitial(
             () -> new java.util.LinkedHashMap<>(256, 0.75f, true) {
                 private static final long serialVersionUID = 1L;
 
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Pattern> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<String, Rlike> eldest) {
                     return size() > PATTERN_CACHE;
                 }
             });
 
-    private static final ThreadLocal<Map<String, RegexGate>> GATES = ThreadLocal.withInitial(
-            () -> new java.util.LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, RegexGate> eldest) {
-                    return size() > PATTERN_CACHE;
-                }
-            });
+    /** A pattern compiled, and the gate a value passes before it runs ({@link RegexGate}). */
+    private record Rlike(Pattern pattern, RegexGate gate) {
+    }
 
-    /** The literals and end characters an RLIKE pattern needs ({@link RegexGate}), worked out once per pattern. */
-    static RegexGate rlikeGate(String regex) {
-        Map<String, RegexGate> cache = GATES.get();
-        RegexGate gate = cache.get(regex);
-        if (gate == null) {
-            gate = RegexGate.of(regex);
-            cache.put(regex, gate);
+    private static Rlike rlike(String regex) {
+        Map<String, Rlike> cache = PATTERNS.get();
+        Rlike r = cache.get(regex);
+        if (r == null) {
+            r = new Rlike(Pattern.compile(regex), RegexGate.of(regex));
+            cache.put(regex, r);
         }
-        return gate;
+        return r;
     }
 
     /** The compiled form of an RLIKE pattern: RE2/J, so matching runs in linear time even on hostile patterns. */
     public static Pattern rlikePattern(String regex) {
-        Map<String, Pattern> cache = PATTERNS.get();
-        Pattern p = cache.get(regex);
-        if (p == null) {
-            p = Pattern.compile(regex);
-            cache.put(regex, p);
-        }
-        return p;
+        return rlike(regex).pattern();
     }
 
     /**
@@ -188,13 +176,13 @@ public final class Predicates {
         return false;
     }
 
-    private static boolean regexAny(Object value, Pattern[] patterns, RegexGate[] gates) {
+    private static boolean regexAny(Object value, Rlike[] patterns) {
         if (value == null || value instanceof Map || value instanceof List) {
             return false;
         }
         String text = value instanceof String ? (String) value : String.valueOf(value);
-        for (int i = 0; i < patterns.length; i++) {
-            if (gates[i].admits(text) && rlikeMatches(patterns[i], text)) {
+        for (Rlike p : patterns) {
+            if (p.gate().admits(text) && rlikeMatches(p.pattern(), text)) {
                 return true;
             }
         }

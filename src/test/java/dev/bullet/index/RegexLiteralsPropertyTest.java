@@ -88,27 +88,27 @@ class RegexLiteralsPropertyTest {
         return ((Or) r).parts().stream().anyMatch(p -> holds(p, found));
     }
 
+    /** The literals collect finds in the value, each once; the same whether it reads a String or ASCII bytes. */
     private static Set<String> found(LiteralMatcher matcher, List<String> literals, String value) {
-        Set<String> found = new HashSet<>();
-        matcher.scan(value, id -> found.add(literals.get(id)));
-        // collect finds the same literals, each once, in a String and in ASCII bytes read in place
-        List<CharSequence> texts = new ArrayList<>(List.of(value));
+        Set<String> found = collected(matcher, literals, value);
         if (value.chars().allMatch(c -> c < 128)) {
             byte[] bytes = ("\"" + value + "\"").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            texts.add(new AsciiText().set(bytes, 1, bytes.length - 1));
-        }
-        for (CharSequence text : texts) {
-            boolean[] seen = new boolean[literals.size()];
-            int[] list = new int[literals.size()];
-            int n = matcher.collect(text, seen, list);
-            Set<String> collected = new HashSet<>();
-            for (int i = 0; i < n; i++) {
-                assertTrue(seen[list[i]]);
-                assertTrue(collected.add(literals.get(list[i])), "each literal once");
-            }
-            assertEquals(found, collected, "collect of " + text);
+            assertEquals(found, collected(matcher, literals, new AsciiText().set(bytes, 1, bytes.length - 1)),
+                         "collect of the bytes of " + value);
         }
         return found;
+    }
+
+    private static Set<String> collected(LiteralMatcher matcher, List<String> literals, CharSequence text) {
+        boolean[] seen = new boolean[literals.size()];
+        int[] list = new int[literals.size()];
+        int n = matcher.collect(text, seen, list);
+        Set<String> collected = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            assertTrue(seen[list[i]]);
+            assertTrue(collected.add(literals.get(list[i])), "each literal once");
+        }
+        return collected;
     }
 
     @Test
