@@ -39,6 +39,32 @@ final class CharMask {
         return new CharMask(low | o.low, high | o.high, other || o.other);
     }
 
+    /** The bits of the characters 0..63. */
+    long low() {
+        return low;
+    }
+
+    /** The bits of the characters 64..127. */
+    long high() {
+        return high;
+    }
+
+    /** Whether it holds every non-ASCII character. */
+    boolean other() {
+        return other;
+    }
+
+    /** {@link #contains} over a mask's parts, kept inline by a hot caller. */
+    static boolean contains(long low, long high, boolean other, int folded) {
+        if (folded < 64) {
+            return (low & (1L << folded)) != 0;
+        }
+        if (folded < 128) {
+            return (high & (1L << (folded - 64))) != 0;
+        }
+        return other;
+    }
+
     boolean isAny() {
         return low == -1L && high == -1L && other;
     }

@@ -17,24 +17,42 @@ import java.util.List;
  */
 final class LiteralMatcher {
     private static final int[] NO_OUTPUT = new int[0];
-    private final int[] classOf = new int[128];
+    /** The class of each ASCII character, folding built in (an upper-case letter has its lower case's class). */
+    private final char[] classOf = new char[128];
     private final int alphabet;
-    private final int[] next;
+    /**
+     * The DFA, {@code next[state * alphabet + class]}: 16-bit states while they fit (the tables of all the paths of
+     * a Filter task are read once per record each, so their size is what the scan waits on), else 32-bit.
+     */
+    private final char[] narrow;
+    private final int[] wide;
+    /** States are numbered so that those with outputs come last: from this one on, a state outputs literals. */
+    private final int firstEmitting;
+    /** The literals each emitting state outputs, by {@code state - firstEmitting}. */
     private final int[][] outputs;
 
     /** @param literals folded, non-empty ASCII strings; a literal's id is its index */
     LiteralMatcher(List<String> literals) {
+        this(literals, false);
+    }
+
+    /** {@code wide}: 32-bit states even when 16 bits would do (tests read both kinds of table). */
+    LiteralMatcher(List<String> literals, boolean wide) {
         int classes = 1;
+        int[] cls = new int[128];
         for (String literal : literals) {
             for (int i = 0; i < literal.length(); i++) {
                 char c = literal.charAt(i);
                 if (c >= 128 || fold(c) != c || literal.isEmpty()) {
                     throw new IllegalArgumentException("not a folded ASCII literal: " + literal);
                 }
-                if (classOf[c] == 0) {
-                    classOf[c] = classes++;
+                if (cls[c] == 0) {
+                    cls[c] = classes++;
                 }
             }
+        }
+        for (char c = 0; c < 128; c++) {
+            classOf[c] = (char) cls[fold(c)];
         }
         alphabet = classes;
         // the trie, dense rows; -1 = no child
@@ -46,43 +64,73 @@ final class LiteralMatcher {
             String literal = literals.get(id);
             int state = 0;
             for (int i = 0; i < literal.length(); i++) {
-                int cls = classOf[literal.charAt(i)];
-                if (rows.get(state)[cls] < 0) {
-                    rows.get(state)[cls] = rows.size();
+                int c = cls[literal.charAt(i)];
+                if (rows.get(state)[c] < 0) {
+                    rows.get(state)[c] = rows.size();
                     rows.add(newRow());
                     own.add(new ArrayList<>());
                 }
-                state = rows.get(state)[cls];
+                state = rows.get(state)[c];
             }
             own.get(state).add(id);
         }
         int states = rows.size();
-        next = new int[states * alphabet];
-        outputs = new int[states][];
+        int[] next = new int[states * alphabet];
+        int[][] out = new int[states][];
         int[] fail = new int[states];
         ArrayDeque<Integer> queue = new ArrayDeque<>();
-        outputs[0] = toArray(own.get(0), NO_OUTPUT);
-        for (int cls = 0; cls < alphabet; cls++) {
-            int child = rows.get(0)[cls];
+        out[0] = toArray(own.get(0), NO_OUTPUT);
+        for (int c = 0; c < alphabet; c++) {
+            int child = rows.get(0)[c];
             if (child >= 0) {
-                next[cls] = child;
+                next[c] = child;
                 fail[child] = 0;
                 queue.add(child);
             } else {
-                next[cls] = 0;
+                next[c] = 0;
             }
         }
         while (!queue.isEmpty()) {
             int u = queue.poll();
-            outputs[u] = toArray(own.get(u), outputs[fail[u]]);
-            for (int cls = 0; cls < alphabet; cls++) {
-                int child = rows.get(u)[cls];
+            out[u] = toArray(own.get(u), out[fail[u]]);
+            for (int c = 0; c < alphabet; c++) {
+                int child = rows.get(u)[c];
                 if (child >= 0) {
-                    fail[child] = next[fail[u] * alphabet + cls];
-                    next[u * alphabet + cls] = child;
+                    fail[child] = next[fail[u] * alphabet + c];
+                    next[u * alphabet + c] = child;
                     queue.add(child);
                 } else {
-                    next[u * alphabet + cls] = next[fail[u] * alphabet + cls];
+                    next[u * alphabet + c] = next[fail[u] * alphabet + c];
+                }
+            }
+        }
+        // renumber: silent states first (the start state has no output: literals are not empty), emitting ones last
+        int[] number = new int[states];
+        int silent = 0;
+        for (int s = 0; s < states; s++) {
+            if (out[s].length == 0) {
+                number[s] = silent++;
+            }
+        }
+        firstEmitting = silent;
+        outputs = new int[states - silent][];
+        for (int s = 0, emitting = silent; s < states; s++) {
+            if (out[s].length > 0) {
+                number[s] = emitting;
+                outputs[emitting - silent] = out[s];
+                emitting++;
+            }
+        }
+        boolean fits = !wide && states <= Character.MAX_VALUE + 1;
+        this.narrow = fits ? new char[states * alphabet] : null;
+        this.wide = fits ? null : new int[states * alphabet];
+        for (int s = 0; s < states; s++) {
+            for (int c = 0; c < alphabet; c++) {
+                int target = number[next[s * alphabet + c]];
+                if (fits) {
+                    this.narrow[number[s] * alphabet + c] = (char) target;
+                } else {
+                    this.wide[number[s] * alphabet + c] = target;
                 }
             }
         }
@@ -113,20 +161,26 @@ final class LiteralMatcher {
     int collect(CharSequence text, boolean[] seen, int[] list) {
         int count = 0;
         int state = 0;
-        if (text instanceof AsciiText) {
+        int emitting = firstEmitting;
+        if (text instanceof AsciiText && narrow != null) {
             AsciiText ascii = (AsciiText) text;
             byte[] data = ascii.data();
+            char[] next = narrow;
             for (int i = ascii.from(), end = i + ascii.length(); i < end; i++) {
-                int c = data[i]; // ASCII: 0..127
-                state = next[state * alphabet + classOf[c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c]];
-                count = note(outputs[state], seen, list, count);
+                state = next[state * alphabet + classOf[data[i]]]; // ASCII: 0..127
+                if (state >= emitting) {
+                    count = note(outputs[state - emitting], seen, list, count);
+                }
             }
             return count;
         }
         for (int i = 0, n = text.length(); i < n; i++) {
             int c = fold(text.charAt(i));
-            state = next[state * alphabet + (c < 128 ? classOf[c] : 0)];
-            count = note(outputs[state], seen, list, count);
+            int at = state * alphabet + (c < 128 ? classOf[c] : 0);
+            state = narrow != null ? narrow[at] : wide[at];
+            if (state >= emitting) {
+                count = note(outputs[state - emitting], seen, list, count);
+            }
         }
         return count;
     }

@@ -45,6 +45,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final WholeLiteral whole;
         /** Whether the RLIKE is the query's whole filter (a decided match then needs no test). */
         final boolean entire;
+        /** The shape's first and last characters, held here: entries are tested by the dozen per value. */
+        final long firstLow;
+        final long firstHigh;
+        final long lastLow;
+        final long lastHigh;
+        final boolean firstOther;
+        final boolean lastOther;
         long stamp = -1;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
@@ -53,6 +60,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             this.shape = shape;
             this.whole = whole;
             this.entire = entire;
+            firstLow = shape.first().low();
+            firstHigh = shape.first().high();
+            firstOther = shape.first().other();
+            lastLow = shape.last().low();
+            lastHigh = shape.last().high();
+            lastOther = shape.last().other();
+        }
+
+        /** {@link RegexLiterals.Shape#admits} of a value that is not empty, by its folded first and last characters. */
+        boolean admits(int first, int last) {
+            return CharMask.contains(firstLow, firstHigh, firstOther, first)
+                   && CharMask.contains(lastLow, lastHigh, lastOther, last);
         }
     }
 
@@ -375,18 +394,19 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 continue;
             }
             int first = LiteralMatcher.fold(text.charAt(0));
+            int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
             List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
             if (byFirst != null) {
-                visitAdmitted(byFirst, text, visit);
+                visitAdmitted(byFirst, first, last, visit);
             }
-            visitAdmitted(path.anyFirst, text, visit);
+            visitAdmitted(path.anyFirst, first, last, visit);
         }
     }
 
-    private static <Q> void visitAdmitted(List<Entry<Q>> entries, CharSequence text, Consumer<Q> visit) {
+    private static <Q> void visitAdmitted(List<Entry<Q>> entries, int first, int last, Consumer<Q> visit) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
-            if (entry.shape.admits(text)) {
+            if (entry.admits(first, last)) {
                 visit.accept(entry.query);
             }
         }
@@ -401,15 +421,22 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             path.foundList = new int[path.literals.size()];
         }
         path.foundCount = path.matcher.collect(text, path.found, path.foundList);
+        if (path.foundCount == 0) {
+            return;
+        }
         long current = ++stamp;
         boolean[] found = path.found;
+        // a literal was found, so the text is not empty; its ends turn most entries away before their formula
+        int first = LiteralMatcher.fold(text.charAt(0));
+        int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
         for (int f = 0; f < path.foundCount; f++) {
             List<Entry<Q>> entries = path.byLiteral.get(path.foundList[f]);
             for (int i = 0, n = entries.size(); i < n; i++) {
                 Entry<Q> entry = entries.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
-                    if (!entry.formula.holds(found) || !entry.shape.admits(text)) {
+                    // a formula of one literal holds: the entry is listed under that literal, found
+                    if (!entry.admits(first, last) || entry.formula.id < 0 && !entry.formula.holds(found)) {
                         continue;
                     }
                     if (decidable && entry.whole != null) {
