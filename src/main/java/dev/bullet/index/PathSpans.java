@@ -19,6 +19,11 @@ final class PathSpans {
     private long[] spans = new long[16];
     /** The record number each span was read for; -1: not read. */
     private long[] readFor = new long[16];
+    /** Each path's {@link LazyRecord#layoutSlot} in the current layout, valid when its stamp is the layout's. */
+    private int[] layoutSlots = new int[16];
+    private long[] layoutStamps = new long[16];
+    private Object layout;
+    private long layoutStamp;
     private int[] free = new int[16];
     private int freeCount;
     private int next;
@@ -43,11 +48,14 @@ final class PathSpans {
                 users = Arrays.copyOf(users, n);
                 spans = Arrays.copyOf(spans, n);
                 readFor = Arrays.copyOf(readFor, n);
+                layoutSlots = Arrays.copyOf(layoutSlots, n);
+                layoutStamps = Arrays.copyOf(layoutStamps, n);
             }
         }
         paths[id] = path;
         users[id] = 1;
-        readFor[id] = -1; // a reused id must not answer with its former path's span
+        readFor[id] = -1; // a reused id must not answer with its former path's span, nor its slot
+        layoutStamps[id] = -1;
         ids.put(path, id);
         return id;
     }
@@ -65,16 +73,28 @@ final class PathSpans {
         free[freeCount++] = id;
     }
 
-    /** {@link LazyRecord#span} of the path with this id, read once per record. */
+    /**
+     * {@link LazyRecord#span} of the path with this id, read once per record; where the record's key layout puts the
+     * path's head is looked up once per layout (records of one producer share one).
+     */
     long span(int id, LazyRecord record) {
         if (record != current) {
             current = record;
             recordNumber++;
+            Object shape = record.layout();
+            if (shape != layout) {
+                layout = shape;
+                layoutStamp++;
+            }
         }
         if (readFor[id] == recordNumber) {
             return spans[id];
         }
-        long span = record.span(paths[id]);
+        if (layoutStamps[id] != layoutStamp) {
+            layoutSlots[id] = record.layoutSlot(paths[id]);
+            layoutStamps[id] = layoutStamp;
+        }
+        long span = record.span(paths[id], layoutSlots[id]);
         spans[id] = span;
         readFor[id] = recordNumber;
         return span;
@@ -85,7 +105,7 @@ final class PathSpans {
         return ids.size();
     }
 
-    /** Forgets the current record (so it can be collected). */
+    /** Forgets the current record (so it can be collected); its layout is kept, an identity only. */
     void clear() {
         current = null;
     }

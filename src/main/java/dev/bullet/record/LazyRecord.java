@@ -55,10 +55,32 @@ public final class LazyRecord implements Record {
      * value at a span is what {@link #get} returns for the path.
      */
     public long span(FieldPath path) {
-        if (map != null) {
-            return UNSURE;
-        }
-        int slot = topSlot(path.headUtf8(), path.headHash());
+        return map != null ? UNSURE : spanFrom(path, shape.slotOf(path.headHash()));
+    }
+
+    /**
+     * {@link #span} with the path's head already looked up in the record's key layout ({@link #layoutSlot}, of this
+     * record or of any record with the same {@link #layout()}): a reader of many paths keeps those per layout.
+     */
+    public long span(FieldPath path, int layoutSlot) {
+        return map != null ? UNSURE : spanFrom(path, layoutSlot);
+    }
+
+    /**
+     * The record's key layout: records of one producer with their keys in the same order share it (the same object),
+     * and with it the answers of {@link #layoutSlot}.
+     */
+    public Object layout() {
+        return shape;
+    }
+
+    /** Where the layout puts the path's head: a slot, or a negative value that only {@link #span} reads. */
+    public int layoutSlot(FieldPath path) {
+        return shape.slotOf(path.headHash());
+    }
+
+    private long spanFrom(FieldPath path, int layoutSlot) {
+        int slot = checkSlot(layoutSlot, path.headUtf8());
         if (slot == UNSURE_SLOT) {
             return UNSURE;
         }
@@ -104,7 +126,11 @@ public final class LazyRecord implements Record {
 
     /** The slot of a top-level key whose value is not null; MISSING_SLOT; UNSURE_SLOT (duplicate key hashes). */
     private int topSlot(byte[] key, int hash) {
-        int slot = shape.slotOf(hash);
+        return checkSlot(shape.slotOf(hash), key);
+    }
+
+    /** {@link #topSlot} from the layout's answer for the key's hash: the key and a non-null value are checked here. */
+    private int checkSlot(int slot, byte[] key) {
         if (slot == KeyShape.AMBIGUOUS) {
             return UNSURE_SLOT;
         }

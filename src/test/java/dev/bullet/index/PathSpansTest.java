@@ -5,6 +5,8 @@ import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -64,5 +66,41 @@ class PathSpansTest {
             assertEquals(r.span(FieldPath.of("f" + i)), spans.span(id, r));
         }
         assertEquals(100, spans.size());
+    }
+
+    @Test
+    void recordsOfSeveralLayoutsInTurnEachGetTheirOwnSpans() {
+        PathSpans spans = new PathSpans();
+        List<FieldPath> paths = List.of(FieldPath.of("a"), FieldPath.of("b"), FieldPath.of("c"), FieldPath.of("m.k"),
+                                        FieldPath.of("m.j"), FieldPath.of("m"), FieldPath.of("x.y"), FieldPath.of("z"));
+        int[] ids = new int[paths.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = spans.acquire(paths.get(i));
+        }
+        String[] keys = {"a", "b", "c", "m", "x.y", "z"};
+        java.util.Random random = new java.util.Random(5);
+        int checked = 0;
+        for (int n = 0; n < 2_000; n++) {
+            // a few layouts (key orders, some keys left out) coming back in turn; values null or not per record
+            List<String> order = new java.util.ArrayList<>(List.of(keys));
+            java.util.Collections.shuffle(order, new java.util.Random(random.nextInt(4)));
+            order = order.subList(0, 3 + random.nextInt(4) % 4);
+            StringBuilder json = new StringBuilder("{");
+            for (String key : order) {
+                json.append(json.length() > 1 ? "," : "").append('"').append(key).append("\":");
+                int kind = random.nextInt(4);
+                json.append(kind == 0 ? "null" : kind == 1 ? "\"v" + n + "\"" : kind == 2 ? String.valueOf(n)
+                        : "{\"k\":" + n + ",\"j\":\"w\"}");
+            }
+            LazyRecord r = record(json.append('}').toString());
+            for (int i = ids.length - 1; i >= 0; i--) {
+                assertEquals(r.span(paths.get(i)), spans.span(ids[i], r), paths.get(i) + " in " + json);
+                checked++;
+            }
+            if (n % 7 == 0) {
+                spans.clear();
+            }
+        }
+        assertEquals(16_000, checked);
     }
 }
