@@ -256,7 +256,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             int size;
             if (first == '{') {
                 RawBytes.members(data, start, this);
-                size = members <= PAIRWISE ? distinct() : -1;
+                size = path.bySize.isEmpty() ? 0 : members <= PAIRWISE ? distinct() : -1;
             } else {
                 size = RawBytes.elements(data, start, this);
             }
@@ -306,7 +306,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private void value(int start, int end) {
             byte first = data[start];
             if (first == '"') {
-                ClauseIndex.visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                if (!path.byText.isEmpty()) {
+                    ClauseIndex.visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                }
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
                     ClauseIndex.visitAll(path.byNumber.get(RawBytes.toDouble(data, start, end)), visit);
