@@ -333,6 +333,15 @@ public final class EngineBenchmark {
         }
     }
 
+    /** The measured loop over a fresh engine holding the workload, decode included ({@link EngineAB}'s sides). */
+    static Object loop(List<byte[]> raw, Workload workload, int batch) {
+        FilterEngine engine = new FilterEngine(QuerySettings.defaults());
+        for (int i = 0; i < workload.queries.size(); i++) {
+            engine.add("q" + i, workload.queries.get(i), 0L);
+        }
+        return new Loop(engine, workload.queries, new RecordDecoder(), raw, null, batch);
+    }
+
     /** Runs our engine: warm-up, then measures for {@code seconds}; one thread. */
     static Map<String, Object> run(List<byte[]> raw, Workload workload, EnumSet<IndexFeature> features,
                                    boolean decode, int batch, double seconds, double warmup) {

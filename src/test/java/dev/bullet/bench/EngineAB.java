@@ -1,0 +1,162 @@
+package dev.bullet.bench;
+
+import java.io.File;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Before/after of the engine in one JVM (scripts/bench-ab.sh): two builds of the project, each in its own class
+ * loader, run the same query set over the same records in alternating short slices, and the ratio of their CPU per
+ * record is taken slice by slice. On a shared machine whose speed drifts by ±25 % between invocations, two runs
+ * minutes apart cannot tell a 5 % change; slices a few hundred milliseconds apart see the same machine. Each side
+ * is the loop of {@link EngineBenchmark} (batches of 1,000 decoded records, queries started again when they
+ * complete), one thread, CPU time of that thread.
+ */
+public final class EngineAB {
+    private static final String USAGE = String.join("\n",
+            "Usage: bench-ab.sh --base REV [--records FILE] --queries-file FILE [--queries-file FILE ...]",
+            "                   [--rounds N] [--slice-ms MS]",
+            "  --base REV          the revision to compare the working tree with (built once into target/ab/REV)",
+            "  --records FILE      JSON lines (default: 20,000 generator records, seed 42, made once)",
+            "  --queries-file FILE one query per line; several: each set compared in turn",
+            "  --rounds N          measured slices per side (default 30, after 4 warm-up slices)",
+            "  --slice-ms MS       length of one slice (default 300)",
+            "Prints one JSON object per query set: each side's median microseconds of CPU per record, and the",
+            "median, min and max over the slices of current / base (below 1: the working tree is faster).");
+
+    private EngineAB() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, List<String>> opts = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (!args[i].startsWith("--") || i + 1 >= args.length
+                || !List.of("--base-dir", "--current-dir", "--records", "--queries-file", "--rounds", "--slice-ms")
+                        .contains(args[i])) {
+                fail("unknown or incomplete option '" + args[i] + "'");
+            }
+            opts.computeIfAbsent(args[i], k -> new ArrayList<>()).add(args[++i]);
+        }
+        for (String required : List.of("--base-dir", "--current-dir", "--records", "--queries-file")) {
+            if (!opts.containsKey(required)) {
+                fail(required + " is required");
+            }
+        }
+        int rounds = Integer.parseInt(one(opts, "--rounds", "30"));
+        long sliceMs = Long.parseLong(one(opts, "--slice-ms", "300"));
+        if (rounds < 1 || sliceMs < 10) {
+            fail("--rounds must be at least 1 and --slice-ms at least 10");
+        }
+        List<byte[]> records = EngineBenchmark.readRecords(Path.of(one(opts, "--records", null)));
+        String[] homes = {one(opts, "--base-dir", null), one(opts, "--current-dir", null)};
+        for (String queriesFile : opts.get("--queries-file")) {
+            List<String> lines = new ArrayList<>();
+            for (String line : Files.readAllLines(Path.of(queriesFile), StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) {
+                    lines.add(line);
+                }
+            }
+            Object[] sides = new Object[2];
+            Method[] run = new Method[2];
+            for (int s = 0; s < 2; s++) {
+                ClassLoader loader = loader(homes[s]);
+                Class<?> side = Class.forName(Side.class.getName(), true, loader);
+                sides[s] = side.getConstructor(List.class, List.class).newInstance(lines, records);
+                run[s] = side.getMethod("run", long.class);
+            }
+            double[][] micros = new double[2][rounds];
+            double[] ratios = new double[rounds];
+            for (int r = -4; r < rounds; r++) {
+                for (int k = 0; k < 2; k++) {
+                    int s = (r + 4 + k) % 2; // each side goes first every other round
+                    double us = (double) run[s].invoke(sides[s], sliceMs);
+                    if (r >= 0) {
+                        micros[s][r] = us;
+                    }
+                }
+                if (r >= 0) {
+                    ratios[r] = micros[1][r] / micros[0][r];
+                }
+            }
+            Arrays.sort(ratios);
+            Arrays.sort(micros[0]);
+            Arrays.sort(micros[1]);
+            System.out.println(String.format(Locale.ROOT,
+                    "{\"queries_file\":\"%s\",\"queries\":%d,\"rounds\":%d,\"slice_ms\":%d,"
+                    + "\"base_us_per_record\":%.2f,\"current_us_per_record\":%.2f,"
+                    + "\"current_over_base\":%.3f,\"current_over_base_min\":%.3f,\"current_over_base_max\":%.3f}",
+                    queriesFile.replace("\\", "\\\\").replace("\"", "\\\""), lines.size(), rounds, sliceMs,
+                    micros[0][rounds / 2], micros[1][rounds / 2], ratios[rounds / 2], ratios[0], ratios[rounds - 1]));
+        }
+    }
+
+    /**
+     * A loader for one build: its classes and dependencies first, then this build's test classes (for {@link Side}
+     * only, which uses nothing but the engine's public API); the JDK's platform classes as parent.
+     */
+    static ClassLoader loader(String home) throws Exception {
+        List<URL> urls = new ArrayList<>();
+        urls.add(new File(home, "target/classes/").toURI().toURL());
+        String classpath = Files.readString(Path.of(home, "target", "classpath.txt")).trim();
+        for (String jar : classpath.split(File.pathSeparator)) {
+            if (!jar.isEmpty()) {
+                urls.add(new File(jar).toURI().toURL());
+            }
+        }
+        URL self = EngineAB.class.getProtectionDomain().getCodeSource().getLocation();
+        urls.add(self);
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static String one(Map<String, List<String>> opts, String key, String fallback) {
+        List<String> v = opts.get(key);
+        return v == null ? fallback : v.get(v.size() - 1);
+    }
+
+    private static void fail(String message) {
+        System.err.println("error: " + message);
+        System.err.println(USAGE);
+        System.exit(2);
+    }
+
+    /** One side: {@link EngineBenchmark}'s loop over one build's engine. Public for the other class loader. */
+    public static final class Side {
+        private final EngineBenchmark.Workload workload;
+        private final Object loop;
+        private final Method runFor;
+        private final java.lang.reflect.Field records;
+
+        public Side(List<String> queries, List<byte[]> raw) throws Exception {
+            workload = EngineBenchmark.Workload.of("ab", queries, null);
+            loop = EngineBenchmark.loop(raw, workload, 1000);
+            runFor = loop.getClass().getDeclaredMethod("run", long.class);
+            runFor.setAccessible(true);
+            records = loop.getClass().getDeclaredField("records");
+            records.setAccessible(true);
+        }
+
+        /** Runs about {@code millis}; returns this thread's CPU microseconds per record. */
+        public double run(long millis) throws Exception {
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = (long) records.get(loop);
+            long cpu = threads.getCurrentThreadCpuTime();
+            runFor.invoke(loop, millis * 1_000_000L);
+            long n = (long) records.get(loop) - before;
+            return (threads.getCurrentThreadCpuTime() - cpu) / 1e3 / Math.max(1, n);
+        }
+    }
+}
