@@ -32,6 +32,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         int span;
         final Map<TextKey, List<Q>> byKey = new HashMap<>();
         final Map<TextKey, List<Q>> byText = new HashMap<>();
+        /** The keys of {@link #byKey} and {@link #byText} in one word each: most members hold none of them. */
+        final TextBits keyBits = new TextBits();
+        final TextBits textBits = new TextBits();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         final NumberMap<List<Q>> bySize = new NumberMap<>();
@@ -69,7 +72,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             String text = v.value();
             switch (clause.operation()) {
                 case CONTAINS_KEY:
-                    put(path.byKey, TextKey.of(text), query, placement);
+                    put(path.byKey, path.keyBits, TextKey.of(text), query, placement);
                     break;
                 case SIZE_IS: {
                     Object n = Values.asNumber(text);
@@ -79,7 +82,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     break;
                 }
                 default: {
-                    put(path.byText, TextKey.of(text), query, placement);
+                    put(path.byText, path.textBits, TextKey.of(text), query, placement);
                     Object n = Values.asNumber(text);
                     if (n != null) {
                         put(path.byNumber, ((Number) n).doubleValue(), query, placement);
@@ -95,6 +98,14 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         path.size++;
         placements.put(query, placement);
         return true;
+    }
+
+    private static <Q> void put(Map<TextKey, List<Q>> map, TextBits bits, TextKey key, Q query,
+                                Placement<Q> placement) {
+        if (!map.containsKey(key)) {
+            bits.add(key);
+        }
+        put(map, key, query, placement);
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, Placement<Q> placement) {
@@ -142,6 +153,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 list.remove(query);
                 if (list.isEmpty()) {
                     map.remove(key);
+                    PathContains<Q> path = placement.path();
+                    if (map == (Map<?, ?>) path.byKey) {
+                        path.keyBits.remove((TextKey) key);
+                    } else if (map == (Map<?, ?>) path.byText) {
+                        path.textBits.remove((TextKey) key);
+                    }
                 }
             }
         }
@@ -280,8 +297,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 }
                 members++;
             }
-            if (!path.byKey.isEmpty()) {
-                ClauseIndex.visitAll(path.byKey.get(probe.set(data, keyStart, keyEnd)), visit);
+            if (!path.keyBits.isEmpty()) {
+                visitText(path.byKey, path.keyBits, keyStart, keyEnd);
             }
             if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
                 inner = true;
@@ -306,8 +323,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private void value(int start, int end) {
             byte first = data[start];
             if (first == '"') {
-                if (!path.byText.isEmpty()) {
-                    ClauseIndex.visitAll(path.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                if (!path.textBits.isEmpty()) {
+                    visitText(path.byText, path.textBits, start + 1, end - 1);
                 }
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
@@ -315,6 +332,17 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 }
             } else if (first == 't' || first == 'f') {
                 ClauseIndex.visitAll(path.byBoolean.get(first == 't'), visit);
+            }
+        }
+
+        /** The queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}. */
+        private void visitText(Map<TextKey, List<Q>> map, TextBits bits, int from, int to) {
+            int hash = 1;
+            for (int i = from; i < to; i++) {
+                hash = TextKey.next(hash, data[i]);
+            }
+            if (bits.mayHold(hash)) {
+                ClauseIndex.visitAll(map.get(probe.set(data, from, to, hash)), visit);
             }
         }
 

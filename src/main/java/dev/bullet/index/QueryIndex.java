@@ -32,6 +32,8 @@ public final class QueryIndex<Q> {
         /** The path's id in {@link PathSpans}. */
         int span;
         final Map<TextKey, List<Q>> byText = new HashMap<>();
+        /** The texts of {@link #byText} in one word: most values of a path are none of them. */
+        final TextBits textBits = new TextBits();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
@@ -221,7 +223,11 @@ public final class QueryIndex<Q> {
         List<Object> keys = new ArrayList<>();
         for (FilterValue v : equality.values()) {
             String text = v.value();
-            put(index.byText, TextKey.of(text), query, keys);
+            TextKey key = TextKey.of(text);
+            if (!index.byText.containsKey(key)) {
+                index.textBits.add(key);
+            }
+            put(index.byText, key, query, keys);
             Object n = Values.asNumber(text);
             if (n != null) {
                 double d = ((Number) n).doubleValue();
@@ -297,6 +303,9 @@ public final class QueryIndex<Q> {
                 list.remove(query);
                 if (list.isEmpty()) {
                     map.remove(key);
+                    if (key instanceof TextKey) {
+                        index.textBits.remove((TextKey) key);
+                    }
                 }
             }
         }
@@ -401,11 +410,27 @@ public final class QueryIndex<Q> {
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {
-            if (!index.byText.isEmpty()) {
-                if (!plainText(data, start + 1, end - 1)) {
+            TextBits bits = index.textBits;
+            if (!bits.isEmpty()) {
+                // one pass: the text's hash, and whether its bytes are the text (no escape, well-formed UTF-8)
+                int from = start + 1;
+                int to = end - 1;
+                int hash = 1;
+                boolean ascii = true;
+                for (int i = from; i < to; i++) {
+                    byte b = data[i];
+                    if (b == '\\') {
+                        return false;
+                    }
+                    ascii &= b >= 0;
+                    hash = TextKey.next(hash, b);
+                }
+                if (!ascii && !RawBytes.wellFormedUtf8(data, from, to)) {
                     return false;
                 }
-                ClauseIndex.visitAll(index.byText.get(probe.set(data, start + 1, end - 1)), visit);
+                if (bits.mayHold(hash)) {
+                    ClauseIndex.visitAll(index.byText.get(probe.set(data, from, to, hash)), visit);
+                }
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);
@@ -423,19 +448,6 @@ public final class QueryIndex<Q> {
             index.below.visitAll(visit);
         }
         return true;
-    }
-
-    /** No escape, and well-formed UTF-8: the text is its bytes. */
-    private static boolean plainText(byte[] data, int from, int to) {
-        boolean ascii = true;
-        for (int i = from; i < to; i++) {
-            byte b = data[i];
-            if (b == '\\') {
-                return false;
-            }
-            ascii &= b >= 0;
-        }
-        return ascii || RawBytes.wellFormedUtf8(data, from, to);
     }
 
     /** Number of RLIKE queries whose pattern requires no literal, evaluated on every record (a metric). */

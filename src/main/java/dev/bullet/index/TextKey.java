@@ -33,15 +33,25 @@ final class TextKey implements Comparable<TextKey> {
 
     /** Points this probe at {@code bytes[from, to)}. */
     TextKey set(byte[] bytes, int from, int to) {
-        this.bytes = bytes;
-        this.from = from;
-        this.to = to;
         int h = 1;
         for (int i = from; i < to; i++) {
             h = 31 * h + bytes[i];
         }
-        this.hash = h;
+        return set(bytes, from, to, h);
+    }
+
+    /** Points this probe at {@code bytes[from, to)} whose {@link #hashCode} the caller worked out as it reads them. */
+    TextKey set(byte[] bytes, int from, int to, int hash) {
+        this.bytes = bytes;
+        this.from = from;
+        this.to = to;
+        this.hash = hash;
         return this;
+    }
+
+    /** The hash of a key's bytes, one step: {@code h = next(h, b)} from {@code h = 1} over the bytes in order. */
+    static int next(int hash, byte b) {
+        return 31 * hash + b;
     }
 
     /** Points this probe at a text. */
