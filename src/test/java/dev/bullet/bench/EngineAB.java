@@ -61,6 +61,13 @@ public final class EngineAB {
         if (rounds < 1 || sliceMs < 10) {
             fail("--rounds must be at least 1 and --slice-ms at least 10");
         }
+        List<String> files = new ArrayList<>(opts.get("--queries-file"));
+        files.add(one(opts, "--records", null));
+        for (String file : files) {
+            if (!Files.isReadable(Path.of(file))) {
+                fail("cannot read " + file);
+            }
+        }
         List<byte[]> records = EngineBenchmark.readRecords(Path.of(one(opts, "--records", null)));
         String[] homes = {one(opts, "--base-dir", null), one(opts, "--current-dir", null)};
         for (String queriesFile : opts.get("--queries-file")) {
