@@ -71,13 +71,7 @@ final class CharMask {
 
     /** Whether the set holds a character already folded. */
     boolean contains(int folded) {
-        if (folded < 64) {
-            return (low & (1L << folded)) != 0;
-        }
-        if (folded < 128) {
-            return (high & (1L << (folded - 64))) != 0;
-        }
-        return other;
+        return contains(low, high, other, folded);
     }
 
     @Override
