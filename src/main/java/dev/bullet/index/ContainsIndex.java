@@ -30,11 +30,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         final FieldPath path;
         /** The path's id in {@link PathSpans}. */
         int span;
-        final Map<TextKey, List<Q>> byKey = new HashMap<>();
-        final Map<TextKey, List<Q>> byText = new HashMap<>();
-        /** The keys of {@link #byKey} and {@link #byText} in one word each: most members hold none of them. */
-        final TextBits keyBits = new TextBits();
-        final TextBits textBits = new TextBits();
+        final TextMap<Q> byKey = new TextMap<>();
+        final TextMap<Q> byText = new TextMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         final NumberMap<List<Q>> bySize = new NumberMap<>();
@@ -72,7 +69,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             String text = v.value();
             switch (clause.operation()) {
                 case CONTAINS_KEY:
-                    put(path.byKey, path.keyBits, TextKey.of(text), query, placement);
+                    put(path.byKey, TextKey.of(text), query, placement);
                     break;
                 case SIZE_IS: {
                     Object n = Values.asNumber(text);
@@ -82,7 +79,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     break;
                 }
                 default: {
-                    put(path.byText, path.textBits, TextKey.of(text), query, placement);
+                    put(path.byText, TextKey.of(text), query, placement);
                     Object n = Values.asNumber(text);
                     if (n != null) {
                         put(path.byNumber, ((Number) n).doubleValue(), query, placement);
@@ -100,12 +97,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         return true;
     }
 
-    private static <Q> void put(Map<TextKey, List<Q>> map, TextBits bits, TextKey key, Q query,
-                                Placement<Q> placement) {
-        if (!map.containsKey(key)) {
-            bits.add(key);
+    private static <Q> void put(TextMap<Q> map, TextKey key, Q query, Placement<Q> placement) {
+        if (map.add(key, query)) {
+            placement.maps().add(map);
+            placement.keys().add(key);
         }
-        put(map, key, query, placement);
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, Placement<Q> placement) {
@@ -134,6 +130,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
         for (int i = 0; i < placement.keys().size(); i++) {
             Object key = placement.keys().get(i);
+            if (placement.maps().get(i) instanceof TextMap) {
+                @SuppressWarnings("unchecked")
+                TextMap<Q> map = (TextMap<Q>) placement.maps().get(i);
+                map.remove((TextKey) key, query);
+                continue;
+            }
             if (placement.maps().get(i) instanceof NumberMap) {
                 @SuppressWarnings("unchecked")
                 NumberMap<List<Q>> map = (NumberMap<List<Q>>) placement.maps().get(i);
@@ -153,12 +155,6 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 list.remove(query);
                 if (list.isEmpty()) {
                     map.remove(key);
-                    PathContains<Q> path = placement.path();
-                    if (map == (Map<?, ?>) path.byKey) {
-                        path.keyBits.remove((TextKey) key);
-                    } else if (map == (Map<?, ?>) path.byText) {
-                        path.textBits.remove((TextKey) key);
-                    }
                 }
             }
         }
@@ -297,8 +293,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 }
                 members++;
             }
-            if (!path.keyBits.isEmpty()) {
-                visitText(path.byKey, path.keyBits, keyStart, keyEnd);
+            if (!path.byKey.isEmpty()) {
+                visitText(path.byKey, keyStart, keyEnd);
             }
             if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
                 inner = true;
@@ -323,8 +319,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private void value(int start, int end) {
             byte first = data[start];
             if (first == '"') {
-                if (!path.textBits.isEmpty()) {
-                    visitText(path.byText, path.textBits, start + 1, end - 1);
+                if (!path.byText.isEmpty()) {
+                    visitText(path.byText, start + 1, end - 1);
                 }
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
@@ -336,14 +332,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
 
         /** The queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}. */
-        private void visitText(Map<TextKey, List<Q>> map, TextBits bits, int from, int to) {
+        private void visitText(TextMap<Q> map, int from, int to) {
             int hash = 1;
             for (int i = from; i < to; i++) {
                 hash = TextKey.next(hash, data[i]);
             }
-            if (bits.mayHold(hash)) {
-                ClauseIndex.visitAll(map.get(probe.set(data, from, to, hash)), visit);
-            }
+            ClauseIndex.visitAll(map.get(data, from, to, hash, probe), visit);
         }
 
         /** The number of distinct keys among the first members (at most {@link #PAIRWISE}). */

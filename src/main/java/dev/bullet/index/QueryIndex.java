@@ -31,9 +31,7 @@ public final class QueryIndex<Q> {
         final FieldPath path;
         /** The path's id in {@link PathSpans}. */
         int span;
-        final Map<TextKey, List<Q>> byText = new HashMap<>();
-        /** The texts of {@link #byText} in one word: most values of a path are none of them. */
-        final TextBits textBits = new TextBits();
+        final TextMap<Q> byText = new TextMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
@@ -224,10 +222,9 @@ public final class QueryIndex<Q> {
         for (FilterValue v : equality.values()) {
             String text = v.value();
             TextKey key = TextKey.of(text);
-            if (!index.byText.containsKey(key)) {
-                index.textBits.add(key);
+            if (index.byText.add(key, query)) {
+                keys.add(key);
             }
-            put(index.byText, key, query, keys);
             Object n = Values.asNumber(text);
             if (n != null) {
                 double d = ((Number) n).doubleValue();
@@ -296,16 +293,15 @@ public final class QueryIndex<Q> {
                 }
                 continue;
             }
-            Map<Object, List<Q>> map = (Map<Object, List<Q>>) (Map<?, ?>) (key instanceof TextKey ? index.byText
-                    : index.byBoolean);
-            List<Q> list = map.get(key);
+            if (key instanceof TextKey) {
+                index.byText.remove((TextKey) key, query);
+                continue;
+            }
+            List<Q> list = index.byBoolean.get(key);
             if (list != null) {
                 list.remove(query);
                 if (list.isEmpty()) {
-                    map.remove(key);
-                    if (key instanceof TextKey) {
-                        index.textBits.remove((TextKey) key);
-                    }
+                    index.byBoolean.remove(key);
                 }
             }
         }
@@ -410,8 +406,7 @@ public final class QueryIndex<Q> {
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {
-            TextBits bits = index.textBits;
-            if (!bits.isEmpty()) {
+            if (!index.byText.isEmpty()) {
                 // one pass: the text's hash, and whether its bytes are the text (no escape, well-formed UTF-8)
                 int from = start + 1;
                 int to = end - 1;
@@ -428,9 +423,7 @@ public final class QueryIndex<Q> {
                 if (!ascii && !RawBytes.wellFormedUtf8(data, from, to)) {
                     return false;
                 }
-                if (bits.mayHold(hash)) {
-                    ClauseIndex.visitAll(index.byText.get(probe.set(data, from, to, hash)), visit);
-                }
+                ClauseIndex.visitAll(index.byText.get(data, from, to, hash, probe), visit);
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);

@@ -35,7 +35,7 @@ final class TextKey implements Comparable<TextKey> {
     TextKey set(byte[] bytes, int from, int to) {
         int h = 1;
         for (int i = from; i < to; i++) {
-            h = 31 * h + bytes[i];
+            h = next(h, bytes[i]);
         }
         return set(bytes, from, to, h);
     }
