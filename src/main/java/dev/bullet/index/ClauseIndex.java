@@ -3,7 +3,6 @@ package dev.bullet.index;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
-import dev.bullet.record.Record;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,10 +22,11 @@ interface ClauseIndex<Q> {
     boolean remove(Q query);
 
     /**
-     * Calls {@code visit} for every query of this index that may match the record (possibly more than once), or
-     * {@code matched} instead for a query the index knows matches it (its whole filter decided, no test needed).
+     * Hands {@code out} every query of this index that may match each record of the batch (possibly more than once),
+     * or as matched a query the index knows matches it (its whole filter decided, no test needed). The batch is read
+     * path by path: {@link PathSpans#column} gives a path's spans in all its records.
      */
-    void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched);
+    void candidates(PathSpans batch, Candidates<Q> out);
 
     /**
      * The clause a filter requires that an index can take: the filter itself, or else the first conjunct of a

@@ -7,7 +7,6 @@ import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
-import dev.bullet.record.Record;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -166,36 +165,43 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
-        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
+    public void candidates(PathSpans batch, Candidates<Q> out) {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathContains<Q> path = paths.get(p);
-            if (lazy != null && bytes.visit(path, lazy, visit)) {
-                continue;
-            }
-            Object value = record.get(path.path);
-            if (value instanceof Map) {
-                Map<?, ?> map = (Map<?, ?>) value;
-                inMap(path, map, visit);
-                for (Object inner : map.values()) { // a map of maps is searched one level down (SPEC §6.2)
-                    if (inner instanceof Map) {
-                        inMap(path, (Map<?, ?>) inner, visit);
-                    }
+            long[] column = batch.column(path.span);
+            for (int r = 0, n = batch.count(); r < n; r++) {
+                out.record = r;
+                LazyRecord lazy = batch.lazy(r);
+                if (lazy == null || !bytes.visit(path, lazy, column[r], out.visit)) {
+                    visitValue(path, batch.record(r).get(path.path), out.visit);
                 }
-                ClauseIndex.visitAll(path.bySize.get(map.size()), visit);
-            } else if (value instanceof List) {
-                List<?> list = (List<?>) value;
-                for (Object element : list) {
-                    if (element instanceof Map) {
-                        inMap(path, (Map<?, ?>) element, visit);
-                    } else {
-                        byValue(path, element, visit);
-                    }
-                }
-                ClauseIndex.visitAll(path.bySize.get(list.size()), visit);
-            } else if (value instanceof String) {
-                ClauseIndex.visitAll(path.bySize.get(((String) value).length()), visit);
             }
+        }
+    }
+
+    /** The candidates of one path from the record's decoded value there. */
+    private void visitValue(PathContains<Q> path, Object value, Consumer<Q> visit) {
+        if (value instanceof Map) {
+            Map<?, ?> map = (Map<?, ?>) value;
+            inMap(path, map, visit);
+            for (Object inner : map.values()) { // a map of maps is searched one level down (SPEC §6.2)
+                if (inner instanceof Map) {
+                    inMap(path, (Map<?, ?>) inner, visit);
+                }
+            }
+            ClauseIndex.visitAll(path.bySize.get(map.size()), visit);
+        } else if (value instanceof List) {
+            List<?> list = (List<?>) value;
+            for (Object element : list) {
+                if (element instanceof Map) {
+                    inMap(path, (Map<?, ?>) element, visit);
+                } else {
+                    byValue(path, element, visit);
+                }
+            }
+            ClauseIndex.visitAll(path.bySize.get(list.size()), visit);
+        } else if (value instanceof String) {
+            ClauseIndex.visitAll(path.bySize.get(((String) value).length()), visit);
         }
     }
 
@@ -234,8 +240,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private boolean inner;
         private int members;
 
-        boolean visit(PathContains<Q> path, LazyRecord record, Consumer<Q> visit) {
-            long span = spans.span(path.span, record);
+        boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit) {
             if (span == LazyRecord.UNSURE) {
                 return false;
             }

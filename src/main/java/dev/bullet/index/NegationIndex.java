@@ -6,7 +6,6 @@ import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
-import dev.bullet.record.Record;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -122,57 +121,66 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
-        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
+    public void candidates(PathSpans batch, Candidates<Q> out) {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathNegations<Q> path = paths.get(p);
-            TextKey text = null;
-            boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
-            boolean missing = false;
-            long span = lazy == null ? LazyRecord.UNSURE : spans.span(path.span, lazy);
-            if (span == LazyRecord.MISSING) {
-                missing = true;
-            } else if (span != LazyRecord.UNSURE) {
-                byte[] data = lazy.bytes();
-                int start = (int) (span >>> 32);
-                int end = (int) span;
-                if (data[start] == '"') {
-                    if (RawBytes.plainAscii(data, start + 1, end - 1)) {
-                        text = probe.set(data, start + 1, end - 1);
-                        decides = true;
-                    } else {
-                        span = LazyRecord.UNSURE;
+            long[] column = batch.column(path.span);
+            for (int r = 0, n = batch.count(); r < n; r++) {
+                out.record = r;
+                visitPath(path, batch, r, column[r], out.visit, out.matched);
+            }
+        }
+    }
+
+    /** The candidates of one path in the record at position {@code r} of the batch, whose span there is given. */
+    private void visitPath(PathNegations<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
+                           Consumer<Q> matched) {
+        LazyRecord lazy = batch.lazy(r);
+        TextKey text = null;
+        boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
+        boolean missing = false;
+        if (span == LazyRecord.MISSING) {
+            missing = true;
+        } else if (span != LazyRecord.UNSURE) {
+            byte[] data = lazy.bytes();
+            int start = (int) (span >>> 32);
+            int end = (int) span;
+            if (data[start] == '"') {
+                if (RawBytes.plainAscii(data, start + 1, end - 1)) {
+                    text = probe.set(data, start + 1, end - 1);
+                    decides = true;
+                } else {
+                    span = LazyRecord.UNSURE;
+                }
+            }
+        }
+        if (span == LazyRecord.UNSURE) {
+            Object value = batch.record(r).get(path.path);
+            missing = value == null;
+            text = value instanceof String ? probe.set((String) value) : null;
+        }
+        if (missing) {
+            if (path.matchingMissing > 0) {
+                for (Entry<Q> entry : path.entries) {
+                    if (entry.matchesMissing) {
+                        visit.accept(entry.query);
                     }
                 }
             }
-            if (span == LazyRecord.UNSURE) {
-                Object value = record.get(path.path);
-                missing = value == null;
-                text = value instanceof String ? probe.set((String) value) : null;
+            return;
+        }
+        long current = ++stamp;
+        List<Entry<Q>> excluded = text == null ? null : path.excludedBy.get(text);
+        if (excluded != null) {
+            for (int i = 0, n = excluded.size(); i < n; i++) {
+                excluded.get(i).stamp = current;
             }
-            if (missing) {
-                if (path.matchingMissing > 0) {
-                    for (Entry<Q> entry : path.entries) {
-                        if (entry.matchesMissing) {
-                            visit.accept(entry.query);
-                        }
-                    }
-                }
-                continue;
-            }
-            long current = ++stamp;
-            List<Entry<Q>> excluded = text == null ? null : path.excludedBy.get(text);
-            if (excluded != null) {
-                for (int i = 0, n = excluded.size(); i < n; i++) {
-                    excluded.get(i).stamp = current;
-                }
-            }
-            List<Entry<Q>> entries = path.entries;
-            for (int i = 0, n = entries.size(); i < n; i++) {
-                Entry<Q> entry = entries.get(i);
-                if (entry.stamp != current) {
-                    (decides && entry.entire ? matched : visit).accept(entry.query);
-                }
+        }
+        List<Entry<Q>> entries = path.entries;
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            Entry<Q> entry = entries.get(i);
+            if (entry.stamp != current) {
+                (decides && entry.entire ? matched : visit).accept(entry.query);
             }
         }
     }

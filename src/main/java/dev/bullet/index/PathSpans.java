@@ -2,22 +2,28 @@ package dev.bullet.index;
 
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
+import dev.bullet.record.Record;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The paths every index of one {@link QueryIndex} reads, each with an id, and the current record's span for each: a
- * path several indexes watch (an equality on {@code s_00}, a regex on it, a negation of it) is found in the record
- * once per record, not once per index. Ids are counted per user and reused once free. Not thread-safe.
+ * The paths every index of one {@link QueryIndex} reads, each with an id, and the current batch of records with the
+ * spans of each path in it: a path several indexes watch (an equality on {@code s_00}, a regex on it, a negation of
+ * it) is found in each record once, not once per index. The indexes read a batch path by path ({@link #column}): one
+ * path's structures (its hash maps, its automaton) then serve all the records of the batch while they are near, where
+ * reading record by record would bring every path's structures in again for each record. Ids are counted per user
+ * and reused once free. Not thread-safe.
  */
 final class PathSpans {
     private final Map<FieldPath, Integer> ids = new HashMap<>();
     private FieldPath[] paths = new FieldPath[16];
     private int[] users = new int[16];
-    private long[] spans = new long[16];
-    /** The record number each span was read for; -1: not read. */
+    /** Each path's spans in the current batch, by the record's position in it. */
+    private long[][] columns = new long[16][];
+    /** The batch number each column was read for; -1: not read. */
     private long[] readFor = new long[16];
     /** Each path's {@link LazyRecord#layoutSlot} in the current layout, valid when its stamp is the layout's. */
     private int[] layoutSlots = new int[16];
@@ -27,8 +33,14 @@ final class PathSpans {
     private int[] free = new int[16];
     private int freeCount;
     private int next;
-    private LazyRecord current;
-    private long recordNumber;
+    private List<? extends Record> records;
+    private int from;
+    private int count;
+    /** The batch's records as {@link LazyRecord}s (null: a record of another kind, read with {@link Record#get}). */
+    private LazyRecord[] lazy = new LazyRecord[0];
+    /** The layout stamp of each record of the batch. */
+    private long[] stampOf = new long[0];
+    private long batchNumber;
 
     /** The id of a path, for one more user. */
     int acquire(FieldPath path) {
@@ -46,7 +58,7 @@ final class PathSpans {
                 int n = id * 2;
                 paths = Arrays.copyOf(paths, n);
                 users = Arrays.copyOf(users, n);
-                spans = Arrays.copyOf(spans, n);
+                columns = Arrays.copyOf(columns, n);
                 readFor = Arrays.copyOf(readFor, n);
                 layoutSlots = Arrays.copyOf(layoutSlots, n);
                 layoutStamps = Arrays.copyOf(layoutStamps, n);
@@ -54,7 +66,7 @@ final class PathSpans {
         }
         paths[id] = path;
         users[id] = 1;
-        readFor[id] = -1; // a reused id must not answer with its former path's span, nor its slot
+        readFor[id] = -1; // a reused id must not answer with its former path's spans, nor its slot
         layoutStamps[id] = -1;
         ids.put(path, id);
         return id;
@@ -74,30 +86,74 @@ final class PathSpans {
     }
 
     /**
-     * {@link LazyRecord#span} of the path with this id, read once per record; where the record's key layout puts the
-     * path's head is looked up once per layout (records of one producer share one).
+     * Starts a batch: the records {@code records[from, to)}; their spans are read as the indexes ask for them. A
+     * record's key layout is looked up once; where a layout puts each path's head is kept per path and layout
+     * (records of one producer share one).
      */
-    long span(int id, LazyRecord record) {
-        if (record != current) {
-            current = record;
-            recordNumber++;
-            Object shape = record.layout();
-            if (shape != layout) {
-                layout = shape;
+    void start(List<? extends Record> records, int from, int to) {
+        this.records = records;
+        this.from = from;
+        this.count = to - from;
+        batchNumber++;
+        if (lazy.length < count) {
+            lazy = new LazyRecord[count];
+            stampOf = new long[count];
+        }
+        for (int r = 0; r < count; r++) {
+            Record record = records.get(from + r);
+            LazyRecord l = record instanceof LazyRecord ? (LazyRecord) record : null;
+            lazy[r] = l;
+            if (l != null && l.layout() != layout) {
+                layout = l.layout();
                 layoutStamp++;
             }
+            stampOf[r] = layoutStamp;
         }
-        if (readFor[id] == recordNumber) {
-            return spans[id];
+    }
+
+    /** The number of records in the batch. */
+    int count() {
+        return count;
+    }
+
+    /** The record at a position of the batch. */
+    Record record(int r) {
+        return records.get(from + r);
+    }
+
+    /** The record at a position of the batch if it reads its bytes in place ({@link LazyRecord}), else null. */
+    LazyRecord lazy(int r) {
+        return lazy[r];
+    }
+
+    /**
+     * The spans ({@link LazyRecord#span}) of the path with this id in the batch's records, by position, read once per
+     * batch: {@link LazyRecord#UNSURE} for a record that is not a {@link LazyRecord}. Valid until the next batch.
+     */
+    long[] column(int id) {
+        long[] column = columns[id];
+        if (readFor[id] == batchNumber) {
+            return column;
         }
-        if (layoutStamps[id] != layoutStamp) {
-            layoutSlots[id] = record.layoutSlot(paths[id]);
-            layoutStamps[id] = layoutStamp;
+        if (column == null || column.length < count) {
+            column = new long[Math.max(count, 16)];
+            columns[id] = column;
         }
-        long span = record.span(paths[id], layoutSlots[id]);
-        spans[id] = span;
-        readFor[id] = recordNumber;
-        return span;
+        FieldPath path = paths[id];
+        for (int r = 0; r < count; r++) {
+            LazyRecord record = lazy[r];
+            if (record == null) {
+                column[r] = LazyRecord.UNSURE;
+                continue;
+            }
+            if (layoutStamps[id] != stampOf[r]) {
+                layoutSlots[id] = record.layoutSlot(path);
+                layoutStamps[id] = stampOf[r];
+            }
+            column[r] = record.span(path, layoutSlots[id]);
+        }
+        readFor[id] = batchNumber;
+        return column;
     }
 
     /** How many distinct paths are in use. */
@@ -105,8 +161,10 @@ final class PathSpans {
         return ids.size();
     }
 
-    /** Forgets the current record (so it can be collected); its layout is kept, an identity only. */
+    /** Forgets the batch (so its records can be collected); the last layout is kept, an identity only. */
     void clear() {
-        current = null;
+        java.util.Arrays.fill(lazy, 0, count, null);
+        records = null;
+        count = 0;
     }
 }

@@ -319,7 +319,7 @@ public final class QueryIndex<Q> {
         return scan.size();
     }
 
-    /** From this many paths read per record on, a record is brought near ({@link LazyRecord#warm}) before the reads. */
+    /** From this many paths read per record on, a batch's records are brought near ({@link LazyRecord#warm}) before the reads. */
     static final int WARM_FROM_PATHS = 16;
     /** Keeps the warming reads from being optimised away; its value means nothing. */
     private int warmth;
@@ -338,52 +338,90 @@ public final class QueryIndex<Q> {
      * (a whole-value regex it decided from the literals alone) goes to {@code matched} instead: no test needed.
      */
     public void candidates(Record record, java.util.function.Consumer<Q> visit, java.util.function.Consumer<Q> matched) {
-        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
-        if (lazy != null && readsManyPaths()) {
-            warmth += lazy.warm();
-        }
-        for (int p = 0, np = paths.size(); p < np; p++) {
-            PathIndex<Q> index = paths.get(p);
-            if (lazy != null && visitSpan(index, lazy, visit)) {
-                continue;
+        java.util.function.Consumer<Q> maybe = visit; // inside the class below, visit and matched name its own fields
+        java.util.function.Consumer<Q> known = matched;
+        candidates(List.of(record), 0, 1, new Candidates<Q>() {
+            @Override
+            protected void visit(int at, Q query) {
+                maybe.accept(query);
             }
-            Object value = record.get(index.path);
-            if (value == null) {
-                ClauseIndex.visitAll(index.whenMissing, visit);
-                continue;
+
+            @Override
+            protected void matched(int at, Q query) {
+                known.accept(query);
             }
-            List<Q> hits = null;
-            if (value instanceof String) {
-                hits = index.byText.get(probe.set((String) value));
-            } else if (value instanceof Number) {
-                hits = index.byNumber.get(((Number) value).doubleValue());
-            } else if (value instanceof Boolean) {
-                hits = index.byBoolean.get(value);
-            }
-            if (hits != null) {
-                for (int i = 0, n = hits.size(); i < n; i++) {
-                    visit.accept(hits.get(i));
+        });
+    }
+
+    /**
+     * Hands {@code out} every query that may match each record of {@code records[from, to)}, with the record's
+     * position from {@code from}: its index candidates, then the scan list. The batch is read path by path, so the
+     * candidates of one record come spread out over the call, in no particular order; a query may come more than
+     * once for one record.
+     */
+    public void candidates(List<? extends Record> records, int from, int to, Candidates<Q> out) {
+        spans.start(records, from, to);
+        int count = spans.count();
+        if (readsManyPaths()) {
+            for (int r = 0; r < count; r++) {
+                LazyRecord lazy = spans.lazy(r);
+                if (lazy != null) {
+                    warmth += lazy.warm();
                 }
             }
-            if (!index.above.isEmpty() || !index.below.isEmpty()) {
-                if (value instanceof Number) {
-                    double d = ((Number) value).doubleValue();
-                    index.above.visit(d, visit);
-                    index.below.visit(d, visit);
-                } else if (value != null) {
-                    // strings and booleans compare by their own rules: every range query is a candidate
-                    index.above.visitAll(visit);
-                    index.below.visitAll(visit);
+        }
+        java.util.function.Consumer<Q> visit = out.visit;
+        for (int p = 0, np = paths.size(); p < np; p++) {
+            PathIndex<Q> index = paths.get(p);
+            long[] column = spans.column(index.span);
+            for (int r = 0; r < count; r++) {
+                out.record = r;
+                LazyRecord lazy = spans.lazy(r);
+                if (lazy == null || !visitSpan(index, lazy, column[r], visit)) {
+                    visitValue(index, spans.record(r).get(index.path), visit);
                 }
             }
         }
         for (int i = 0, n = extras.size(); i < n; i++) {
-            extras.get(i).candidates(record, visit, matched);
+            extras.get(i).candidates(spans, out);
         }
-        for (int i = 0, n = scan.size(); i < n; i++) {
-            visit.accept(scan.get(i));
+        if (!scan.isEmpty()) {
+            for (int r = 0; r < count; r++) {
+                out.record = r;
+                for (int i = 0, n = scan.size(); i < n; i++) {
+                    visit.accept(scan.get(i));
+                }
+            }
         }
         spans.clear();
+    }
+
+    /** The candidates of one path from the record's decoded value there (null: missing). */
+    private void visitValue(PathIndex<Q> index, Object value, java.util.function.Consumer<Q> visit) {
+        if (value == null) {
+            ClauseIndex.visitAll(index.whenMissing, visit);
+            return;
+        }
+        List<Q> hits = null;
+        if (value instanceof String) {
+            hits = index.byText.get(probe.set((String) value));
+        } else if (value instanceof Number) {
+            hits = index.byNumber.get(((Number) value).doubleValue());
+        } else if (value instanceof Boolean) {
+            hits = index.byBoolean.get(value);
+        }
+        ClauseIndex.visitAll(hits, visit);
+        if (!index.above.isEmpty() || !index.below.isEmpty()) {
+            if (value instanceof Number) {
+                double d = ((Number) value).doubleValue();
+                index.above.visit(d, visit);
+                index.below.visit(d, visit);
+            } else {
+                // strings and booleans compare by their own rules: every range query is a candidate
+                index.above.visitAll(visit);
+                index.below.visitAll(visit);
+            }
+        }
     }
 
     /**
@@ -391,8 +429,7 @@ public final class QueryIndex<Q> {
      * decoded value: a string is looked up by its bytes, a number parsed in place. False when the bytes cannot tell
      * (the caller decodes the value then).
      */
-    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, java.util.function.Consumer<Q> visit) {
-        long span = spans.span(index.span, record);
+    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, java.util.function.Consumer<Q> visit) {
         if (span == LazyRecord.UNSURE) {
             return false;
         }

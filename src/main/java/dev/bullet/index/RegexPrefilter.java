@@ -10,7 +10,6 @@ import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
-import dev.bullet.record.Record;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -350,57 +349,66 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     @Override
-    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
-        LazyRecord lazy = record instanceof LazyRecord ? (LazyRecord) record : null;
+    public void candidates(PathSpans batch, Candidates<Q> out) {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathFilter<Q> path = paths.get(p);
-            CharSequence text = null;
-            if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
-                long span = spans.span(path.span, lazy);
-                if (span == LazyRecord.MISSING) {
-                    continue;
-                }
-                if (span != LazyRecord.UNSURE) {
-                    byte[] data = lazy.bytes();
-                    int start = (int) (span >>> 32);
-                    int end = (int) span;
-                    if (data[start] == '{' || data[start] == '[') {
-                        continue;
-                    }
-                    if (data[start] == '"' && RawBytes.plainAscii(data, start + 1, end - 1)) {
-                        text = ascii.set(data, start + 1, end - 1);
-                    }
-                }
+            long[] column = batch.column(path.span);
+            for (int r = 0, n = batch.count(); r < n; r++) {
+                out.record = r;
+                visitPath(path, batch, r, column[r], out.visit, out.matched);
             }
-            if (text == null) {
-                Object value = record.get(path.path);
-                if (value == null || value instanceof Map || value instanceof List) {
-                    continue;
-                }
-                text = value instanceof String ? (String) value : String.valueOf(value);
-            }
-            if (path.entries > 0) {
-                visitMatching(path, text, text == ascii, visit, matched);
-            }
-            if (path.unfiltered.isEmpty()) {
-                continue;
-            }
-            if (text.length() == 0) {
-                for (Entry<Q> entry : path.unfiltered) {
-                    if (entry.shape.nullable()) {
-                        visit.accept(entry.query);
-                    }
-                }
-                continue;
-            }
-            int first = LiteralMatcher.fold(text.charAt(0));
-            int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
-            List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
-            if (byFirst != null) {
-                visitAdmitted(byFirst, first, last, visit);
-            }
-            visitAdmitted(path.anyFirst, first, last, visit);
         }
+    }
+
+    /** The candidates of one path in the record at position {@code r} of the batch, whose span there is given. */
+    private void visitPath(PathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
+                           Consumer<Q> matched) {
+        CharSequence text = null;
+        LazyRecord lazy = batch.lazy(r);
+        if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
+            if (span == LazyRecord.MISSING) {
+                return;
+            }
+            if (span != LazyRecord.UNSURE) {
+                byte[] data = lazy.bytes();
+                int start = (int) (span >>> 32);
+                int end = (int) span;
+                if (data[start] == '{' || data[start] == '[') {
+                    return;
+                }
+                if (data[start] == '"' && RawBytes.plainAscii(data, start + 1, end - 1)) {
+                    text = ascii.set(data, start + 1, end - 1);
+                }
+            }
+        }
+        if (text == null) {
+            Object value = batch.record(r).get(path.path);
+            if (value == null || value instanceof Map || value instanceof List) {
+                return;
+            }
+            text = value instanceof String ? (String) value : String.valueOf(value);
+        }
+        if (path.entries > 0) {
+            visitMatching(path, text, text == ascii, visit, matched);
+        }
+        if (path.unfiltered.isEmpty()) {
+            return;
+        }
+        if (text.length() == 0) {
+            for (Entry<Q> entry : path.unfiltered) {
+                if (entry.shape.nullable()) {
+                    visit.accept(entry.query);
+                }
+            }
+            return;
+        }
+        int first = LiteralMatcher.fold(text.charAt(0));
+        int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
+        List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
+        if (byFirst != null) {
+            visitAdmitted(byFirst, first, last, visit);
+        }
+        visitAdmitted(path.anyFirst, first, last, visit);
     }
 
     private static <Q> void visitAdmitted(List<Entry<Q>> entries, int first, int last, Consumer<Q> visit) {

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
@@ -59,8 +58,8 @@ public final class FilterEngine {
     /** Partials made between calls (a member joining), handed out by the next consume or tick. */
     private final List<Partial> pending = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
-    private final Consumer<FilterQuerier> visitor = this::visit;
-    private final Consumer<FilterQuerier> matchedVisitor = this::visitMatched;
+    /** The index's candidates for the records of one index batch. */
+    private final CandidateBuffer candidates = new CandidateBuffer();
     private Record current;
     private long currentNow;
     /** Numbers the records of this engine, so a query met twice for one record (via two paths) consumes it once. */
@@ -191,6 +190,12 @@ public final class FilterEngine {
         return running.values();
     }
 
+    /**
+     * How many records the index reads at once, path by path: enough that each path's structures serve many records
+     * while near, few enough that the records' bytes stay near too (64 records of a few KB each).
+     */
+    static final int INDEX_BATCH = 64;
+
     /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
     public void consume(List<? extends Record> records, long now, List<Partial> out) {
         out.addAll(pending);
@@ -199,10 +204,22 @@ public final class FilterEngine {
             return;
         }
         currentNow = now;
-        for (int r = 0, size = records.size(); r < size; r++) {
-            current = records.get(r);
-            recordStamp++;
-            index.candidates(current, visitor, matchedVisitor);
+        for (int from = 0, size = records.size(); from < size; from += INDEX_BATCH) {
+            int to = Math.min(size, from + INDEX_BATCH);
+            index.candidates(records, from, to, candidates);
+            candidates.group(to - from);
+            for (int r = from; r < to; r++) {
+                current = records.get(r);
+                recordStamp++;
+                for (int i = candidates.start(r - from), end = candidates.end(r - from); i < end; i++) {
+                    if (candidates.decided(i)) {
+                        visitMatched(candidates.query(i));
+                    } else {
+                        visit(candidates.query(i));
+                    }
+                }
+            }
+            candidates.clear();
         }
         current = null;
         for (FilterQuerier querier : touchedRaw) {

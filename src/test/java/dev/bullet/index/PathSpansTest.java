@@ -9,12 +9,19 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 class PathSpansTest {
     private final RecordDecoder decoder = new RecordDecoder();
 
     private LazyRecord record(String json) {
         return (LazyRecord) decoder.decode(json);
+    }
+
+    /** The span of one path in a batch of one record. */
+    private static long span(PathSpans spans, int id, LazyRecord record) {
+        spans.start(List.of(record), 0, 1);
+        return spans.column(id)[0];
     }
 
     @Test
@@ -27,12 +34,12 @@ class PathSpansTest {
         assertNotEquals(a, nested);
         assertEquals(2, spans.size());
         LazyRecord first = record("{\"a\":\"xy\",\"m\":{\"k\":12}}");
-        assertEquals(first.span(FieldPath.of("a")), spans.span(a, first));
-        assertEquals(first.span(FieldPath.of("m.k")), spans.span(nested, first));
+        assertEquals(first.span(FieldPath.of("a")), span(spans, a, first));
+        assertEquals(first.span(FieldPath.of("m.k")), span(spans, nested, first));
         LazyRecord second = record("{\"m\":{\"k\":1},\"a\":\"longer value\"}");
-        assertEquals(second.span(FieldPath.of("a")), spans.span(a, second), "a new record is read anew");
-        assertEquals(second.span(FieldPath.of("m.k")), spans.span(nested, second));
-        assertEquals(LazyRecord.MISSING, spans.span(a, record("{\"b\":1}")));
+        assertEquals(second.span(FieldPath.of("a")), span(spans, a, second), "a new record is read anew");
+        assertEquals(second.span(FieldPath.of("m.k")), span(spans, nested, second));
+        assertEquals(LazyRecord.MISSING, span(spans, a, record("{\"b\":1}")));
     }
 
     @Test
@@ -41,14 +48,15 @@ class PathSpansTest {
         int a = spans.acquire(FieldPath.of("a"));
         spans.acquire(FieldPath.of("a"));
         LazyRecord r = record("{\"a\":1,\"b\":\"two\"}");
-        long spanOfA = spans.span(a, r);
+        spans.start(List.of(r), 0, 1);
+        long spanOfA = spans.column(a)[0];
         spans.release(a);
         assertEquals(1, spans.size(), "one user left");
         spans.release(a);
         assertEquals(0, spans.size());
         int b = spans.acquire(FieldPath.of("b"));
         assertEquals(a, b, "the free id is reused");
-        long spanOfB = spans.span(b, r); // the same record: the cached span of a must not come back
+        long spanOfB = spans.column(b)[0]; // the same batch: the column of a must not come back
         assertNotEquals(spanOfA, spanOfB);
         assertEquals(r.span(FieldPath.of("b")), spanOfB);
     }
@@ -63,7 +71,7 @@ class PathSpansTest {
         LazyRecord r = record(json.append('}').toString());
         for (int i = 0; i < 100; i++) {
             int id = spans.acquire(FieldPath.of("f" + i));
-            assertEquals(r.span(FieldPath.of("f" + i)), spans.span(id, r));
+            assertEquals(r.span(FieldPath.of("f" + i)), span(spans, id, r));
         }
         assertEquals(100, spans.size());
     }
@@ -79,7 +87,8 @@ class PathSpansTest {
         }
         String[] keys = {"a", "b", "c", "m", "x.y", "z"};
         java.util.Random random = new java.util.Random(5);
-        int checked = 0;
+        List<LazyRecord> records = new java.util.ArrayList<>();
+        List<String> texts = new java.util.ArrayList<>();
         for (int n = 0; n < 2_000; n++) {
             // a few layouts (key orders, some keys left out) coming back in turn; values null or not per record
             List<String> order = new java.util.ArrayList<>(List.of(keys));
@@ -92,14 +101,27 @@ class PathSpansTest {
                 json.append(kind == 0 ? "null" : kind == 1 ? "\"v" + n + "\"" : kind == 2 ? String.valueOf(n)
                         : "{\"k\":" + n + ",\"j\":\"w\"}");
             }
-            LazyRecord r = record(json.append('}').toString());
+            texts.add(json.append('}').toString());
+            records.add(record(texts.get(n)));
+        }
+        int checked = 0;
+        for (int from = 0; from < records.size(); ) { // batches of 1 to 70 records, the layouts mixed within them
+            int to = Math.min(records.size(), from + 1 + random.nextInt(70));
+            spans.start(records, from, to);
+            assertEquals(to - from, spans.count());
             for (int i = ids.length - 1; i >= 0; i--) {
-                assertEquals(r.span(paths.get(i)), spans.span(ids[i], r), paths.get(i) + " in " + json);
-                checked++;
+                long[] column = spans.column(ids[i]);
+                assertSame(column, spans.column(ids[i]), "a column is read once per batch");
+                for (int r = from; r < to; r++) {
+                    assertSame(records.get(r), spans.lazy(r - from));
+                    assertEquals(records.get(r).span(paths.get(i)), column[r - from], paths.get(i) + " in " + texts.get(r));
+                    checked++;
+                }
             }
-            if (n % 7 == 0) {
+            if (random.nextInt(7) == 0) {
                 spans.clear();
             }
+            from = to;
         }
         assertEquals(16_000, checked);
     }

@@ -146,6 +146,87 @@ class IsolationDifferentialTest {
         assertTrue(checked > 1000, "too few valid queries were drawn: " + checked);
     }
 
+    /**
+     * The index reads records in batches of {@link FilterEngine#INDEX_BATCH}, path by path; queries must still meet
+     * records in their order: a RAW query of size n returns exactly the first n records it matches, in order, however
+     * the records are cut into consume calls and index batches (calls of 1 record, of a batch and one more, of several
+     * batches and a part).
+     */
+    @Test
+    void rawQueriesKeepTheFirstRecordsTheyMatchInOrderAcrossIndexBatches() {
+        QuerySettings settings = QuerySettings.defaults();
+        QueryParser parser = new QueryParser(settings);
+        RecordDecoder decoder = new RecordDecoder();
+        Random r = new Random(23);
+        int batch = FilterEngine.INDEX_BATCH;
+        int[][] cuts = {{1}, {batch + 1}, {batch - 1, batch}, {3 * batch + 5}, {7, 2 * batch}};
+        int checked = 0;
+        for (int round = 0; round < 20; round++) {
+            FilterEngine engine = new FilterEngine(settings);
+            List<String> ids = new ArrayList<>();
+            List<Query> queries = new ArrayList<>();
+            for (int q = 0; ids.size() < 40 && q < 200; q++) {
+                String json = "{\"filters\":[" + clause(r, 0) + "],\"projection\":{\"fields\":{\"_i\":\"_i\"}},"
+                              + "\"aggregation\":{\"type\":\"RAW\",\"size\":" + (1 + r.nextInt(6)) + "}}";
+                QueryParser.Result parsed = parser.parse(json);
+                if (!parsed.isValid()) {
+                    continue;
+                }
+                String id = "q" + ids.size();
+                assertTrue(engine.add(id, json, T0));
+                ids.add(id);
+                queries.add(parsed.query());
+            }
+            List<Record> records = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                records.add(decoder.decode(record(r, i)));
+            }
+            Map<String, List<FilterEngine.Partial>> partials = new java.util.HashMap<>();
+            List<FilterEngine.Partial> out = new ArrayList<>();
+            int[] cut = cuts[round % cuts.length];
+            for (int from = 0, k = 0; from < records.size(); k++) {
+                int to = Math.min(records.size(), from + cut[k % cut.length]);
+                engine.consume(records.subList(from, to), T0 + 1, out);
+                from = to;
+            }
+            engine.tick(T0 + settings.defaultDurationMs() + 1, out);
+            for (FilterEngine.Partial p : out) {
+                partials.computeIfAbsent(p.id(), key -> new ArrayList<>()).add(p);
+            }
+            for (int q = 0; q < ids.size(); q++) {
+                Query query = queries.get(q);
+                RecordPredicate alone = Predicates.compile(query.filter());
+                List<Long> expected = new ArrayList<>();
+                for (int i = 0; i < records.size() && expected.size() < query.aggregation().size(); i++) {
+                    if (alone.test(records.get(i))) {
+                        expected.add((long) i);
+                    }
+                }
+                assertEquals(expected, inOrder(ids.get(q), query, settings, partials.get(ids.get(q))),
+                             "query " + ids.get(q) + " of round " + round);
+                checked++;
+            }
+        }
+        assertTrue(checked > 500, "too few valid queries were drawn: " + checked);
+    }
+
+    private static List<Long> inOrder(String id, Query query, QuerySettings settings, List<FilterEngine.Partial> partials) {
+        JoinQuerier join = new JoinQuerier(id, query, T0, settings, 1, 1000);
+        List<Result> results = new ArrayList<>();
+        long end = T0 + settings.defaultDurationMs() + 1;
+        for (FilterEngine.Partial p : partials == null ? List.<FilterEngine.Partial>of() : partials) {
+            results.addAll(join.combine(p.data(), p.last(), end));
+        }
+        results.addAll(join.tick(end + 1000));
+        List<Long> found = new ArrayList<>();
+        for (Result result : results) {
+            for (Map<String, Object> row : result.records()) {
+                found.add(((Number) row.get("_i")).longValue());
+            }
+        }
+        return found;
+    }
+
     private static TreeSet<Long> results(String id, Query query, QuerySettings settings, List<FilterEngine.Partial> partials) {
         JoinQuerier join = new JoinQuerier(id, query, T0, settings, 1, 1000);
         List<Result> results = new ArrayList<>();
