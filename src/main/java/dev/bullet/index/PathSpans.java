@@ -18,7 +18,23 @@ import java.util.Map;
  * and reused once free. Not thread-safe.
  */
 final class PathSpans {
+    /**
+     * Paths into one object that differ only in their last segment ({@code m.a}, {@code m.b}): their spans are read
+     * together, one pass over the object's members for all of them ({@link LazyRecord#siblingSpans}).
+     */
+    private static final class Siblings {
+        FieldPath[] paths = new FieldPath[2];
+        int[] ids = new int[2];
+        int count;
+        long[] out = new long[2];
+        int layoutSlot;
+        long layoutStamp = -1;
+    }
+
     private final Map<FieldPath, Integer> ids = new HashMap<>();
+    /** The sibling group of each path into an object, by the parent's text. */
+    private final Map<String, Siblings> siblingsOf = new HashMap<>();
+    private Siblings[] groups = new Siblings[16];
     private FieldPath[] paths = new FieldPath[16];
     private int[] users = new int[16];
     /** Each path's spans in the current batch, by the record's position in it. */
@@ -62,6 +78,7 @@ final class PathSpans {
                 readFor = Arrays.copyOf(readFor, n);
                 layoutSlots = Arrays.copyOf(layoutSlots, n);
                 layoutStamps = Arrays.copyOf(layoutStamps, n);
+                groups = Arrays.copyOf(groups, n);
             }
         }
         paths[id] = path;
@@ -69,7 +86,23 @@ final class PathSpans {
         readFor[id] = -1; // a reused id must not answer with its former path's spans, nor its slot
         layoutStamps[id] = -1;
         ids.put(path, id);
+        if (path.depth() > 1) {
+            Siblings group = siblingsOf.computeIfAbsent(parent(path), k -> new Siblings());
+            if (group.count == group.paths.length) {
+                group.paths = Arrays.copyOf(group.paths, group.count * 2);
+                group.ids = Arrays.copyOf(group.ids, group.count * 2);
+                group.out = new long[group.count * 2];
+            }
+            group.paths[group.count] = path;
+            group.ids[group.count] = id;
+            group.count++;
+            groups[id] = group;
+        }
         return id;
+    }
+
+    private static String parent(FieldPath path) {
+        return path.text().substring(0, path.text().lastIndexOf('.'));
     }
 
     /** One user less for the path of this id; the id is free once it has none. */
@@ -78,6 +111,21 @@ final class PathSpans {
             return;
         }
         ids.remove(paths[id]);
+        Siblings group = groups[id];
+        if (group != null) {
+            int at = 0;
+            while (group.ids[at] != id) {
+                at++;
+            }
+            group.count--;
+            group.paths[at] = group.paths[group.count];
+            group.ids[at] = group.ids[group.count];
+            group.paths[group.count] = null;
+            if (group.count == 0) {
+                siblingsOf.remove(parent(paths[id]));
+            }
+            groups[id] = null;
+        }
         paths[id] = null;
         if (freeCount == free.length) {
             free = Arrays.copyOf(free, freeCount * 2);
@@ -135,10 +183,12 @@ final class PathSpans {
         if (readFor[id] == batchNumber) {
             return column;
         }
-        if (column == null || column.length < count) {
-            column = new long[Math.max(count, 16)];
-            columns[id] = column;
+        Siblings group = groups[id];
+        if (group != null && group.count > 1) {
+            readSiblings(group);
+            return columns[id];
         }
+        column = columnOf(id);
         FieldPath path = paths[id];
         for (int r = 0; r < count; r++) {
             LazyRecord record = lazy[r];
@@ -154,6 +204,42 @@ final class PathSpans {
         }
         readFor[id] = batchNumber;
         return column;
+    }
+
+    private long[] columnOf(int id) {
+        long[] column = columns[id];
+        if (column == null || column.length < count) {
+            column = new long[Math.max(count, 16)];
+            columns[id] = column;
+        }
+        return column;
+    }
+
+    /** The columns of a group of sibling paths, read together. */
+    private void readSiblings(Siblings group) {
+        int n = group.count;
+        long[][] out = new long[n][];
+        for (int k = 0; k < n; k++) {
+            out[k] = columnOf(group.ids[k]);
+            readFor[group.ids[k]] = batchNumber;
+        }
+        for (int r = 0; r < count; r++) {
+            LazyRecord record = lazy[r];
+            if (record == null) {
+                for (int k = 0; k < n; k++) {
+                    out[k][r] = LazyRecord.UNSURE;
+                }
+                continue;
+            }
+            if (group.layoutStamp != stampOf[r]) {
+                group.layoutSlot = record.layoutSlot(group.paths[0]);
+                group.layoutStamp = stampOf[r];
+            }
+            record.siblingSpans(group.paths, n, group.layoutSlot, group.out);
+            for (int k = 0; k < n; k++) {
+                out[k][r] = group.out[k];
+            }
+        }
     }
 
     /** How many distinct paths are in use. */

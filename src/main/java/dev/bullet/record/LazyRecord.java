@@ -99,6 +99,82 @@ public final class LazyRecord implements Record {
     }
 
     /**
+     * {@link #span} of several paths into one object, read once: the paths share all segments but the last (a
+     * member name), and {@code layoutSlot} is their head's {@link #layoutSlot}. {@code out[i]} is the span of
+     * {@code paths[i]}, as {@link #span} would answer. Where the object cannot be read in one pass (a list on the
+     * way, an escaped key, a head decoded already), each path is found on its own.
+     */
+    public void siblingSpans(FieldPath[] paths, int count, int layoutSlot, long[] out) {
+        if (map != null) {
+            java.util.Arrays.fill(out, 0, count, UNSURE);
+            return;
+        }
+        FieldPath first = paths[0];
+        int depth = first.depth();
+        int slot = checkSlot(layoutSlot, first.headUtf8());
+        int at = slot >= 0 && !isRead(slot) ? slots[slot * JsonScanner.SLOT + 2] : -1;
+        for (int seg = 1; seg < depth - 1 && at >= 0; seg++) { // to the parent object, as walk goes
+            long span = data[at] == '{' ? member(at, first.segmentUtf8(seg))
+                    : data[at] == '[' ? element(at, first.index(seg)) : MISSING;
+            at = span < 0 ? -1 : (int) (span >>> 32);
+        }
+        if (at < 0 || data[at] != '{' || !members(at, paths, count, depth - 1, out)) {
+            for (int i = 0; i < count; i++) {
+                out[i] = spanFrom(paths[i], layoutSlot);
+            }
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            long nested = out[i];
+            if (nested == MISSING || data[(int) (nested >>> 32)] == 'n') {
+                int top = topSlot(paths[i].textUtf8(), paths[i].textHash()); // a dotted key, as get reads it
+                out[i] = top == UNSURE_SLOT ? UNSURE : top < 0 ? MISSING : spanOf(top);
+            }
+        }
+    }
+
+    /**
+     * The spans of the members of the object at {@code at} named by segment {@code seg} of each path (the last of
+     * duplicate keys), MISSING for the others, in one pass over its members; false (out unusable) at a key with an
+     * escape or a non-ASCII byte.
+     */
+    private boolean members(int at, FieldPath[] paths, int count, int seg, long[] out) {
+        java.util.Arrays.fill(out, 0, count, MISSING);
+        int i = RawJson.skipSpace(data, at + 1);
+        if (data[i] == '}') {
+            return true;
+        }
+        while (true) {
+            int keyStart = i + 1;
+            int keyEnd = keyStart;
+            while (true) {
+                byte b = data[keyEnd];
+                if (b == '"') {
+                    break;
+                }
+                if (b == '\\' || b < 0) {
+                    return false;
+                }
+                keyEnd++;
+            }
+            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
+            int valueEnd = RawJson.skipValue(data, valueStart);
+            for (int p = 0; p < count; p++) {
+                byte[] key = paths[p].segmentUtf8(seg);
+                if (key.length == keyEnd - keyStart
+                    && java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length)) {
+                    out[p] = (long) valueStart << 32 | valueEnd;
+                }
+            }
+            i = RawJson.skipSpace(data, valueEnd);
+            if (data[i] == '}') {
+                return true;
+            }
+            i = RawJson.skipSpace(data, i + 1);
+        }
+    }
+
+    /**
      * Reads one byte of every cache line of the record's bytes and key slots, in order, and returns a value that
      * depends on them (so the reads stay). An engine about to look up many paths calls it first: a batch decoded a
      * while ago (or on another core) has left the record in far memory, and the lookups would each wait for a line

@@ -132,6 +132,32 @@ class LazyDecodingPropertyTest {
                 }
             }
         }
+        for (String parent : List.of("m", "a", "l.0", "m.m", "a.b", "x", "n")) { // siblings read together, as alone
+            List<FieldPath> group = new ArrayList<>();
+            for (String key : KEYS) {
+                if (!key.contains(".")) {
+                    group.add(FieldPath.of(parent + "." + key));
+                }
+            }
+            group.add(FieldPath.of(parent + ".0"));
+            group.add(FieldPath.of(parent + ".y"));
+            FieldPath[] paths = group.toArray(new FieldPath[0]);
+            for (boolean viewed : new boolean[] {false, true}) {
+                Record r = decoder.decode(bytes);
+                if (!(r instanceof LazyRecord)) {
+                    continue;
+                }
+                LazyRecord record = (LazyRecord) r;
+                if (viewed) {
+                    record.get(FieldPath.of(parent.split("\\.")[0]));
+                }
+                long[] out = new long[paths.length];
+                record.siblingSpans(paths, paths.length, record.layoutSlot(paths[0]), out);
+                for (int k = 0; k < paths.length; k++) {
+                    assertEquals(record.span(paths[k]), out[k], paths[k] + (viewed ? " (head read)" : "") + " of " + json);
+                }
+            }
+        }
         for (String key : KEYS) { // objects and arrays read in place behave as the decoded ones in every way
             assertSameContainer(eager.get(FieldPath.of(key)), decoder.decode(bytes).get(FieldPath.of(key)), json);
         }
