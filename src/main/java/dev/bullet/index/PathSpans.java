@@ -2,6 +2,7 @@ package dev.bullet.index;
 
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
+import dev.bullet.record.PathTree;
 import dev.bullet.record.Record;
 
 import java.util.Arrays;
@@ -19,22 +20,27 @@ import java.util.Map;
  */
 final class PathSpans {
     /**
-     * Paths into one object that differ only in their last segment ({@code m.a}, {@code m.b}): their spans are read
-     * together, one pass over the object's members for all of them ({@link LazyRecord#siblingSpans}).
+     * The paths into one top-level field ({@code m.a}, {@code m.b}, {@code l.0.k}): their spans are read together,
+     * one pass over the field's value for all of them ({@link LazyRecord#treeSpans}).
      */
-    private static final class Siblings {
-        FieldPath[] paths = new FieldPath[2];
-        int[] ids = new int[2];
-        int count;
-        long[] out = new long[2];
+    private static final class Group {
+        final PathTree tree;
+        /** The id of the path at each position of the tree. */
+        int[] ids = new int[4];
+        long[] out = new long[4];
         int layoutSlot;
         long layoutStamp = -1;
+
+        Group(String head) {
+            tree = new PathTree(head);
+        }
     }
 
     private final Map<FieldPath, Integer> ids = new HashMap<>();
-    /** The sibling group of each path into an object, by the parent's text. */
-    private final Map<String, Siblings> siblingsOf = new HashMap<>();
-    private Siblings[] groups = new Siblings[16];
+    /** The groups of paths into a top-level field, by its name; and each path's group and position in it. */
+    private final Map<String, Group> groupOf = new HashMap<>();
+    private Group[] groups = new Group[16];
+    private int[] positions = new int[16];
     private FieldPath[] paths = new FieldPath[16];
     private int[] users = new int[16];
     /** Each path's spans in the current batch, by the record's position in it. */
@@ -79,6 +85,7 @@ final class PathSpans {
                 layoutSlots = Arrays.copyOf(layoutSlots, n);
                 layoutStamps = Arrays.copyOf(layoutStamps, n);
                 groups = Arrays.copyOf(groups, n);
+                positions = Arrays.copyOf(positions, n);
             }
         }
         paths[id] = path;
@@ -87,22 +94,17 @@ final class PathSpans {
         layoutStamps[id] = -1;
         ids.put(path, id);
         if (path.depth() > 1) {
-            Siblings group = siblingsOf.computeIfAbsent(parent(path), k -> new Siblings());
-            if (group.count == group.paths.length) {
-                group.paths = Arrays.copyOf(group.paths, group.count * 2);
-                group.ids = Arrays.copyOf(group.ids, group.count * 2);
-                group.out = new long[group.count * 2];
+            Group group = groupOf.computeIfAbsent(path.head(), Group::new);
+            int position = group.tree.add(path);
+            if (position >= group.ids.length) {
+                group.ids = Arrays.copyOf(group.ids, position * 2);
+                group.out = new long[position * 2];
             }
-            group.paths[group.count] = path;
-            group.ids[group.count] = id;
-            group.count++;
+            group.ids[position] = id;
             groups[id] = group;
+            positions[id] = position;
         }
         return id;
-    }
-
-    private static String parent(FieldPath path) {
-        return path.text().substring(0, path.text().lastIndexOf('.'));
     }
 
     /** One user less for the path of this id; the id is free once it has none. */
@@ -111,18 +113,11 @@ final class PathSpans {
             return;
         }
         ids.remove(paths[id]);
-        Siblings group = groups[id];
+        Group group = groups[id];
         if (group != null) {
-            int at = 0;
-            while (group.ids[at] != id) {
-                at++;
-            }
-            group.count--;
-            group.paths[at] = group.paths[group.count];
-            group.ids[at] = group.ids[group.count];
-            group.paths[group.count] = null;
-            if (group.count == 0) {
-                siblingsOf.remove(parent(paths[id]));
+            group.tree.remove(positions[id]);
+            if (group.tree.size() == 0) {
+                groupOf.remove(paths[id].head());
             }
             groups[id] = null;
         }
@@ -183,9 +178,9 @@ final class PathSpans {
         if (readFor[id] == batchNumber) {
             return column;
         }
-        Siblings group = groups[id];
-        if (group != null && group.count > 1) {
-            readSiblings(group);
+        Group group = groups[id];
+        if (group != null && group.tree.size() > 1) {
+            readGroup(group);
             return columns[id];
         }
         column = columnOf(id);
@@ -215,31 +210,40 @@ final class PathSpans {
         return column;
     }
 
-    /** The columns of a group of sibling paths, read together. */
-    private void readSiblings(Siblings group) {
-        int n = group.count;
+    /** The columns of a group's paths, read together. */
+    private void readGroup(Group group) {
+        PathTree tree = group.tree;
+        int n = tree.capacity();
         long[][] out = new long[n][];
-        for (int k = 0; k < n; k++) {
-            out[k] = columnOf(group.ids[k]);
-            readFor[group.ids[k]] = batchNumber;
+        for (int p = 0; p < n; p++) {
+            if (tree.path(p) != null) {
+                out[p] = columnOf(group.ids[p]);
+                readFor[group.ids[p]] = batchNumber;
+            }
         }
         for (int r = 0; r < count; r++) {
             LazyRecord record = lazy[r];
-            if (record == null) {
-                for (int k = 0; k < n; k++) {
-                    out[k][r] = LazyRecord.UNSURE;
-                }
-                continue;
-            }
-            if (group.layoutStamp != stampOf[r]) {
-                group.layoutSlot = record.layoutSlot(group.paths[0]);
+            if (record != null && group.layoutStamp != stampOf[r]) {
+                group.layoutSlot = record.layoutSlot(tree.path(firstPosition(tree)));
                 group.layoutStamp = stampOf[r];
             }
-            record.siblingSpans(group.paths, n, group.layoutSlot, group.out);
-            for (int k = 0; k < n; k++) {
-                out[k][r] = group.out[k];
+            if (record != null) {
+                record.treeSpans(tree, group.layoutSlot, group.out);
+            }
+            for (int p = 0; p < n; p++) {
+                if (out[p] != null) {
+                    out[p][r] = record == null ? LazyRecord.UNSURE : group.out[p];
+                }
             }
         }
+    }
+
+    private static int firstPosition(PathTree tree) {
+        int p = 0;
+        while (tree.path(p) == null) {
+            p++;
+        }
+        return p;
     }
 
     /** How many distinct paths are in use. */

@@ -99,79 +99,121 @@ public final class LazyRecord implements Record {
     }
 
     /**
-     * {@link #span} of several paths into one object, read once: the paths share all segments but the last (a
-     * member name), and {@code layoutSlot} is their head's {@link #layoutSlot}. {@code out[i]} is the span of
-     * {@code paths[i]}, as {@link #span} would answer. Where the object cannot be read in one pass (a list on the
-     * way, an escaped key, a head decoded already), each path is found on its own.
+     * {@link #span} of every path of a tree (paths into one top-level field), reading the field's value once for all
+     * of them: {@code out[p]} is the span of the path at position {@code p} (free positions read MISSING).
+     * {@code layoutSlot} is the head's {@link #layoutSlot}. Where the value cannot be read in one pass (an escaped or
+     * non-ASCII key on the way, a head decoded already), each path is found on its own.
      */
-    public void siblingSpans(FieldPath[] paths, int count, int layoutSlot, long[] out) {
+    public void treeSpans(PathTree tree, int layoutSlot, long[] out) {
+        int n = tree.capacity();
         if (map != null) {
-            java.util.Arrays.fill(out, 0, count, UNSURE);
+            java.util.Arrays.fill(out, 0, n, UNSURE);
             return;
         }
-        FieldPath first = paths[0];
-        int depth = first.depth();
-        int slot = checkSlot(layoutSlot, first.headUtf8());
-        int at = slot >= 0 && !isRead(slot) ? slots[slot * JsonScanner.SLOT + 2] : -1;
-        for (int seg = 1; seg < depth - 1 && at >= 0; seg++) { // to the parent object, as walk goes
-            long span = data[at] == '{' ? member(at, first.segmentUtf8(seg))
-                    : data[at] == '[' ? element(at, first.index(seg)) : MISSING;
-            at = span < 0 ? -1 : (int) (span >>> 32);
+        int slot = checkSlot(layoutSlot, tree.headUtf8());
+        if (slot == UNSURE_SLOT) {
+            java.util.Arrays.fill(out, 0, n, UNSURE);
+            return;
         }
-        if (at < 0 || data[at] != '{' || !members(at, paths, count, depth - 1, out)) {
-            for (int i = 0; i < count; i++) {
-                out[i] = spanFrom(paths[i], layoutSlot);
+        java.util.Arrays.fill(out, 0, n, MISSING);
+        if (slot >= 0 && (isRead(slot) || !read(tree.root(), slots[slot * JsonScanner.SLOT + 2], out))) {
+            for (int p = 0; p < n; p++) {
+                FieldPath path = tree.path(p);
+                out[p] = path == null ? MISSING : spanFrom(path, layoutSlot);
             }
             return;
         }
-        for (int i = 0; i < count; i++) {
-            long nested = out[i];
-            if (nested == MISSING || data[(int) (nested >>> 32)] == 'n') {
-                int top = topSlot(paths[i].textUtf8(), paths[i].textHash()); // a dotted key, as get reads it
-                out[i] = top == UNSURE_SLOT ? UNSURE : top < 0 ? MISSING : spanOf(top);
+        for (int p = 0; p < n; p++) {
+            long nested = out[p];
+            FieldPath path = tree.path(p);
+            if (path != null && (nested == MISSING || data[(int) (nested >>> 32)] == 'n')) {
+                int top = topSlot(path.textUtf8(), path.textHash()); // a dotted key, as get reads it
+                out[p] = top == UNSURE_SLOT ? UNSURE : top < 0 ? MISSING : spanOf(top);
             }
         }
     }
 
     /**
-     * The spans of the members of the object at {@code at} named by segment {@code seg} of each path (the last of
-     * duplicate keys), MISSING for the others, in one pass over its members; false (out unusable) at a key with an
-     * escape or a non-ASCII byte.
+     * Reads the value at {@code at} for the node's kids: an object's members in one pass (the last of duplicate keys
+     * wins), a list's elements up to the highest index wanted; then the kids' own kids. False at an escaped or
+     * non-ASCII key (out is unusable then), as {@link #member} answers UNSURE.
      */
-    private boolean members(int at, FieldPath[] paths, int count, int seg, long[] out) {
-        java.util.Arrays.fill(out, 0, count, MISSING);
-        int i = RawJson.skipSpace(data, at + 1);
-        if (data[i] == '}') {
-            return true;
-        }
-        while (true) {
-            int keyStart = i + 1;
-            int keyEnd = keyStart;
-            while (true) {
-                byte b = data[keyEnd];
-                if (b == '"') {
-                    break;
+    private boolean read(PathTree.Node node, int at, long[] out) {
+        PathTree.Node[] kids = node.kids;
+        byte first = data[at];
+        if (first == '{') {
+            for (PathTree.Node kid : kids) {
+                kid.valueAt = -1;
+            }
+            int i = RawJson.skipSpace(data, at + 1);
+            if (data[i] != '}') {
+                while (true) {
+                    int keyStart = i + 1;
+                    int keyEnd = keyStart;
+                    while (true) {
+                        byte b = data[keyEnd];
+                        if (b == '"') {
+                            break;
+                        }
+                        if (b == '\\' || b < 0) {
+                            return false;
+                        }
+                        keyEnd++;
+                    }
+                    int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
+                    int valueEnd = RawJson.skipValue(data, valueStart);
+                    for (PathTree.Node kid : kids) {
+                        byte[] key = kid.name;
+                        if (key.length == keyEnd - keyStart
+                            && java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length)) {
+                            kid.valueAt = valueStart;
+                            if (kid.end >= 0) {
+                                out[kid.end] = (long) valueStart << 32 | valueEnd;
+                            }
+                        }
+                    }
+                    i = RawJson.skipSpace(data, valueEnd);
+                    if (data[i] == '}') {
+                        break;
+                    }
+                    i = RawJson.skipSpace(data, i + 1);
                 }
-                if (b == '\\' || b < 0) {
+            }
+            for (PathTree.Node kid : kids) {
+                if (kid.kids.length > 0 && kid.valueAt >= 0 && !read(kid, kid.valueAt, out)) {
                     return false;
                 }
-                keyEnd++;
             }
-            int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
-            int valueEnd = RawJson.skipValue(data, valueStart);
-            for (int p = 0; p < count; p++) {
-                byte[] key = paths[p].segmentUtf8(seg);
-                if (key.length == keyEnd - keyStart
-                    && java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length)) {
-                    out[p] = (long) valueStart << 32 | valueEnd;
-                }
-            }
-            i = RawJson.skipSpace(data, valueEnd);
-            if (data[i] == '}') {
+            return true;
+        }
+        if (first == '[' && node.maxIndex >= 0) {
+            int i = RawJson.skipSpace(data, at + 1);
+            if (data[i] == ']') {
                 return true;
             }
-            i = RawJson.skipSpace(data, i + 1);
+            for (int e = 0; ; e++) {
+                int end = RawJson.skipValue(data, i);
+                for (PathTree.Node kid : kids) {
+                    if (kid.index == e) {
+                        if (kid.end >= 0) {
+                            out[kid.end] = (long) i << 32 | end;
+                        }
+                        if (kid.kids.length > 0 && !read(kid, i, out)) {
+                            return false;
+                        }
+                    }
+                }
+                if (e >= node.maxIndex) {
+                    return true;
+                }
+                i = RawJson.skipSpace(data, end);
+                if (data[i] == ']') {
+                    return true;
+                }
+                i = RawJson.skipSpace(data, i + 1);
+            }
         }
+        return true; // a scalar, null, or a list no kid indexes: nothing under it
     }
 
     /**

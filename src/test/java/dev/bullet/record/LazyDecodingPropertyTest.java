@@ -132,16 +132,20 @@ class LazyDecodingPropertyTest {
                 }
             }
         }
-        for (String parent : List.of("m", "a", "l.0", "m.m", "a.b", "x", "n")) { // siblings read together, as alone
-            List<FieldPath> group = new ArrayList<>();
-            for (String key : KEYS) {
-                if (!key.contains(".")) {
-                    group.add(FieldPath.of(parent + "." + key));
+        for (String head : List.of("m", "a", "l", "x", "n", "id")) { // paths under one head, read together, as alone
+            PathTree tree = new PathTree(head);
+            List<FieldPath> paths = new ArrayList<>();
+            for (String tail : List.of("a", "b", "0", "1", "y", "m", "id", "a.b", "0.b", "0.a", "1.a", "m.l", "m.a",
+                                       "0.0", "1.0.a", "-1", "s.m")) {
+                if (Math.floorMod((head + tail + json).hashCode(), 3) != 0) { // a different set of paths each time
+                    paths.add(FieldPath.of(head + "." + tail));
+                    assertEquals(paths.size() - 1, tree.add(paths.get(paths.size() - 1)));
                 }
             }
-            group.add(FieldPath.of(parent + ".0"));
-            group.add(FieldPath.of(parent + ".y"));
-            FieldPath[] paths = group.toArray(new FieldPath[0]);
+            if (paths.size() > 2) { // a freed position is reused
+                tree.remove(1);
+                assertEquals(1, tree.add(paths.get(1)));
+            }
             for (boolean viewed : new boolean[] {false, true}) {
                 Record r = decoder.decode(bytes);
                 if (!(r instanceof LazyRecord)) {
@@ -149,12 +153,12 @@ class LazyDecodingPropertyTest {
                 }
                 LazyRecord record = (LazyRecord) r;
                 if (viewed) {
-                    record.get(FieldPath.of(parent.split("\\.")[0]));
+                    record.get(FieldPath.of(head));
                 }
-                long[] out = new long[paths.length];
-                record.siblingSpans(paths, paths.length, record.layoutSlot(paths[0]), out);
-                for (int k = 0; k < paths.length; k++) {
-                    assertEquals(record.span(paths[k]), out[k], paths[k] + (viewed ? " (head read)" : "") + " of " + json);
+                long[] out = new long[tree.capacity()];
+                record.treeSpans(tree, record.layoutSlot(FieldPath.of(head)), out);
+                for (int p = 0; p < paths.size(); p++) {
+                    assertEquals(record.span(paths.get(p)), out[p], paths.get(p) + (viewed ? " (head read)" : "") + " of " + json);
                 }
             }
         }
