@@ -64,7 +64,7 @@ public final class Values {
             return null;
         }
         char c = t.charAt(0);
-        if (!(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.') {
+        if (!(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.' || !numberCharacters(t)) {
             return null;
         }
         try {
@@ -72,6 +72,23 @@ public final class Values {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether every character could be part of a number {@link Double#parseDouble} reads (digits, signs, point,
+     * exponent, hex digits and exponent, the d/f suffixes, Infinity, NaN): a word such as {@code 13jo83} is turned
+     * away here rather than by two exceptions, as query literals and record values often are such words.
+     */
+    private static boolean numberCharacters(String t) {
+        for (int i = 0, n = t.length(); i < n; i++) {
+            char c = t.charAt(i);
+            boolean ok = c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.' || c >= 'a' && c <= 'f'
+                         || c >= 'A' && c <= 'F' || "inptxyINPX".indexOf(c) >= 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A number as a double, or NaN when the value is not numeric. */

@@ -132,13 +132,10 @@ public final class RecordDecoder {
 
     /** A JSON number literal as {@code Long} when it is an integer that fits, else {@code Double}. */
     public static Object toNumber(String literal) {
-        boolean integral = true;
-        for (int i = 0; i < literal.length(); i++) {
+        boolean integral = !literal.isEmpty(); // digits after an optional sign: what Long.parseLong reads
+        for (int i = 0; i < literal.length() && integral; i++) {
             char c = literal.charAt(i);
-            if (c == '.' || c == 'e' || c == 'E') {
-                integral = false;
-                break;
-            }
+            integral = c >= '0' && c <= '9' || i == 0 && (c == '-' || c == '+') && literal.length() > 1;
         }
         // 19 digits, plus the sign of a negative number (Long.MIN_VALUE has 20 characters)
         if (integral && literal.length() <= (literal.startsWith("-") ? 20 : 19)) {
