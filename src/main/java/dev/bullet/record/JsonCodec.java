@@ -40,6 +40,31 @@ public final class JsonCodec {
         return (List<Object>) parse(json);
     }
 
+    /**
+     * The JSON of each element of a trusted JSON array of objects (our own RAW partials), as bytes cut from it, at
+     * most {@code max}: each parses ({@link #parseMap}) to the element {@link #parseRecords} reads there.
+     */
+    public static List<byte[]> objects(byte[] array, int max) {
+        List<byte[]> out = new java.util.ArrayList<>();
+        int i = RawJson.skipSpace(array, 0);
+        if (array[i] != '[') {
+            throw new IllegalArgumentException("not a JSON array of objects");
+        }
+        i = RawJson.skipSpace(array, i + 1);
+        while (array[i] != ']' && out.size() < max) {
+            if (array[i] != '{') {
+                throw new IllegalArgumentException("not a JSON array of objects");
+            }
+            int end = RawJson.skipValue(array, i); // brackets counted outside strings: any token inside is skipped
+            out.add(java.util.Arrays.copyOfRange(array, i, end));
+            i = RawJson.skipSpace(array, end);
+            if (array[i] == ',') {
+                i = RawJson.skipSpace(array, i + 1);
+            }
+        }
+        return out;
+    }
+
     @SuppressWarnings("unchecked")
     public static Map<String, Object> parseMap(String json) {
         return (Map<String, Object>) parse(json);

@@ -96,6 +96,28 @@ class RawAggregatorTest {
     }
 
     @Test
+    void aJoinKeepsPartialRecordsAsTheirJsonAndReadsThemAsTheWholePartialDecodes() {
+        RawAggregator source = new RawAggregator(10);
+        source.add(mapOf("inf", Double.POSITIVE_INFINITY, "nan", Double.NaN, "s", "}]\"{[,\\", "l", listOf(listOf(), mapOf())));
+        source.consume(new RecordDecoder().decode(" { \"a\" : [ 1 , { \"b\" : \"]\" } ] , \"c\":\"\\\"}\" } "));
+        source.add(mapOf());
+        source.add(mapOf("e", "\u00e9\u20ac\ud83d\ude00", "big", 12345678901234567L, "neg", -0.0));
+        byte[] partial = source.serialize();
+        List<Map<String, Object>> whole = dev.bullet.record.JsonCodec.parseRecords(new String(partial, java.nio.charset.StandardCharsets.UTF_8));
+        RawAggregator target = new RawAggregator(6);
+        target.combine(partial);
+        assertEquals(whole, target.records());
+        target.combine(partial); // a second partial fills the rest of the size, in order
+        assertEquals(6, target.size());
+        List<Map<String, Object>> expected = new java.util.ArrayList<>(whole);
+        expected.addAll(whole.subList(0, 2));
+        assertEquals(expected, target.records());
+        assertEquals(expected, RawAggregator.decode(target.serialize()), "the Join's partial reads back the same");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> dev.bullet.record.JsonCodec.objects("[1]".getBytes(java.nio.charset.StandardCharsets.UTF_8), 5));
+    }
+
+    @Test
     void resetEmptiesIt() {
         RawAggregator raw = new RawAggregator(3);
         raw.add(mapOf("a", 1L));
