@@ -12,9 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** A whole-literal pattern decides exactly what RE2's whole match decides, on ASCII text without line breaks. */
 class WholeLiteralTest {
     private static final List<String> PATTERNS = List.of("abc", "ab.*", ".*bc", ".*b.*", "^abc$", "^ab.*", ".*bc$",
-            "(?i)ABC", "(?i)Ab.*", "(?i).*BC", "(?i).*B.*", "a-b c", ".*a b.*", "(?i).*ERROR.*", "x");
+            "(?i)ABC", "(?i)Ab.*", "(?i).*BC", "(?i).*B.*", "a-b c", ".*a b.*", "(?i).*ERROR.*", "x", "(ab)", "(ab|x)",
+            "(abc|bc|b)", "^(ab|bc)$", "(ab|bc).*", ".*(ab|bc)", ".*(ab|error).*", "(?i)(AB|X)", "(?i).*(ERROR|xa).*",
+            "(a b|a-b c)", "^(bc|ab).*$");
     private static final List<String> TEXTS = List.of("", "abc", "ABC", "aBc", "abcd", "xabc", "xabcx", "ab", "bc", "b",
-            "a-b c", "za b!", "an error here", "an ERROR here", "x", "X", "abab", "bcbc");
+            "a-b c", "za b!", "an error here", "an ERROR here", "x", "X", "abab", "bcbc", "xa", "XA", "bcx", "ab|x", "(ab)");
 
     @Test
     void decidesAsRe2DoesOnAsciiText() {
@@ -32,8 +34,10 @@ class WholeLiteralTest {
 
     @Test
     void anythingButALiteralWithDotStarAroundIsNotOne() {
-        for (String pattern : List.of("a.b", "ab+", "a?", "(ab)", "a|b", "[ab]c", "a{2}", "\\d", ".*", "(?i)", "a\\.b",
-                                      "(?s).*a.*", ".+a", "a$b", "^", "é.*", "a\tb")) {
+        for (String pattern : List.of("a.b", "ab+", "a?", "a|b", "[ab]c", "a{2}", "\\d", ".*", "(?i)", "a\\.b",
+                                      "(?s).*a.*", ".+a", "a$b", "^", "é.*", "a\tb", "()", "(a|)", "(|a)", "(a|b",
+                                      "a|b)", "(a|(b))", "(a|b)c", "c(a|b)", "(a|b)|(c)", "(a|b)(c|d)", "(a|b.c)",
+                                      "(a||b)", ".*a|b.*", "(?i)(a|é)")) {
             assertNull(WholeLiteral.of(pattern), pattern);
         }
     }
