@@ -146,8 +146,9 @@ public final class JoinQuerier {
             return out;
         }
         RawAggregator raw = (RawAggregator) aggregator;
-        for (Map<String, Object> record : RawAggregator.decode(partial)) {
-            raw.add(record);
+        // rows are kept as their JSON, cut from the partial, and decoded only when a result is built
+        for (byte[] record : dev.bullet.record.JsonCodec.objects(partial, Integer.MAX_VALUE)) {
+            raw.addJson(record);
             if (window == null && raw.isFull()) {
                 out.add(finish(now));
                 return out;
