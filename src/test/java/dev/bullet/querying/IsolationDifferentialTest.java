@@ -105,18 +105,9 @@ class IsolationDifferentialTest {
             FilterEngine engine = new FilterEngine(settings);
             List<String> ids = new ArrayList<>();
             List<Query> queries = new ArrayList<>();
-            for (int q = 0; ids.size() < 40 && q < 200; q++) {
-                String json = "{\"filters\":[" + clause(r, 0) + (r.nextInt(3) == 0 ? "," + clause(r, 0) : "")
-                              + "],\"projection\":{\"fields\":{\"_i\":\"_i\"}},\"aggregation\":{\"type\":\"RAW\",\"size\":500}}";
-                QueryParser.Result parsed = parser.parse(json);
-                if (!parsed.isValid()) {
-                    continue;
-                }
-                String id = "q" + ids.size();
-                assertTrue(engine.add(id, json, T0));
-                ids.add(id);
-                queries.add(parsed.query());
-            }
+            addQueries(engine, parser, ids, queries, () -> "{\"filters\":[" + clause(r, 0)
+                    + (r.nextInt(3) == 0 ? "," + clause(r, 0) : "")
+                    + "],\"projection\":{\"fields\":{\"_i\":\"_i\"}},\"aggregation\":{\"type\":\"RAW\",\"size\":500}}");
             List<Record> records = new ArrayList<>();
             for (int i = 0; i < 120; i++) {
                 records.add(decoder.decode(record(r, i)));
@@ -127,9 +118,7 @@ class IsolationDifferentialTest {
                 engine.consume(records.subList(from, from + 30), T0 + 1, out);
             }
             engine.tick(T0 + settings.defaultDurationMs() + 1, out);
-            for (FilterEngine.Partial p : out) {
-                partials.computeIfAbsent(p.id(), k -> new ArrayList<>()).add(p);
-            }
+            byQuery(out, partials);
             for (int q = 0; q < ids.size(); q++) {
                 RecordPredicate alone = Predicates.compile(queries.get(q).filter());
                 TreeSet<Long> expected = new TreeSet<>();
@@ -165,18 +154,9 @@ class IsolationDifferentialTest {
             FilterEngine engine = new FilterEngine(settings);
             List<String> ids = new ArrayList<>();
             List<Query> queries = new ArrayList<>();
-            for (int q = 0; ids.size() < 40 && q < 200; q++) {
-                String json = "{\"filters\":[" + clause(r, 0) + "],\"projection\":{\"fields\":{\"_i\":\"_i\"}},"
-                              + "\"aggregation\":{\"type\":\"RAW\",\"size\":" + (1 + r.nextInt(6)) + "}}";
-                QueryParser.Result parsed = parser.parse(json);
-                if (!parsed.isValid()) {
-                    continue;
-                }
-                String id = "q" + ids.size();
-                assertTrue(engine.add(id, json, T0));
-                ids.add(id);
-                queries.add(parsed.query());
-            }
+            addQueries(engine, parser, ids, queries, () -> "{\"filters\":[" + clause(r, 0)
+                    + "],\"projection\":{\"fields\":{\"_i\":\"_i\"}},\"aggregation\":{\"type\":\"RAW\",\"size\":"
+                    + (1 + r.nextInt(6)) + "}}");
             List<Record> records = new ArrayList<>();
             for (int i = 0; i < 400; i++) {
                 records.add(decoder.decode(record(r, i)));
@@ -190,9 +170,7 @@ class IsolationDifferentialTest {
                 from = to;
             }
             engine.tick(T0 + settings.defaultDurationMs() + 1, out);
-            for (FilterEngine.Partial p : out) {
-                partials.computeIfAbsent(p.id(), key -> new ArrayList<>()).add(p);
-            }
+            byQuery(out, partials);
             for (int q = 0; q < ids.size(); q++) {
                 Query query = queries.get(q);
                 RecordPredicate alone = Predicates.compile(query.filter());
@@ -228,19 +206,28 @@ class IsolationDifferentialTest {
     }
 
     private static TreeSet<Long> results(String id, Query query, QuerySettings settings, List<FilterEngine.Partial> partials) {
-        JoinQuerier join = new JoinQuerier(id, query, T0, settings, 1, 1000);
-        List<Result> results = new ArrayList<>();
-        long end = T0 + settings.defaultDurationMs() + 1;
-        for (FilterEngine.Partial p : partials == null ? List.<FilterEngine.Partial>of() : partials) {
-            results.addAll(join.combine(p.data(), p.last(), end));
-        }
-        results.addAll(join.tick(end + 1000));
-        TreeSet<Long> found = new TreeSet<>();
-        for (Result result : results) {
-            for (Map<String, Object> row : result.records()) {
-                found.add(((Number) row.get("_i")).longValue());
+        return new TreeSet<>(inOrder(id, query, settings, partials));
+    }
+
+    /** Draws queries until 40 valid ones run in the engine (or 200 draws): their ids and parsed queries. */
+    private static void addQueries(FilterEngine engine, QueryParser parser, List<String> ids, List<Query> queries,
+                                   java.util.function.Supplier<String> draw) {
+        for (int q = 0; ids.size() < 40 && q < 200; q++) {
+            String json = draw.get();
+            QueryParser.Result parsed = parser.parse(json);
+            if (!parsed.isValid()) {
+                continue;
             }
+            String id = "q" + ids.size();
+            assertTrue(engine.add(id, json, T0));
+            ids.add(id);
+            queries.add(parsed.query());
         }
-        return found;
+    }
+
+    private static void byQuery(List<FilterEngine.Partial> out, Map<String, List<FilterEngine.Partial>> partials) {
+        for (FilterEngine.Partial p : out) {
+            partials.computeIfAbsent(p.id(), k -> new ArrayList<>()).add(p);
+        }
     }
 }
