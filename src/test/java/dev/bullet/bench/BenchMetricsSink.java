@@ -9,11 +9,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A metrics consumer for in-process benchmarks (LocalCluster runs in the benchmark's JVM): keeps every data point in
- * memory for the harness to read.
+ * A metrics consumer for in-process benchmarks (LocalCluster runs in the benchmark's JVM): keeps the last minutes of
+ * Bullet's data points in memory for the harness to read.
  */
 public final class BenchMetricsSink implements MetricsSink {
     static final ConcurrentLinkedQueue<MetricPoint> POINTS = new ConcurrentLinkedQueue<>();
+    /**
+     * Points older than this are dropped: a step reads only its own seconds, and a long run must not fill the heap
+     * (Storm's built-in metrics alone bring ~10,000 boxed values a second at a 1 s interval).
+     */
+    static final long RETENTION_MS = 3 * 60 * 1000L;
+    /** Only Bullet's own metrics are kept: the harness reads nothing else. */
+    static final String KEPT_PREFIX = "bullet_";
 
     @Override
     public void prepare(Map<String, Object> settings) {
@@ -21,7 +28,16 @@ public final class BenchMetricsSink implements MetricsSink {
 
     @Override
     public void accept(List<MetricPoint> points) {
-        POINTS.addAll(points);
+        for (MetricPoint p : points) {
+            if (p.name().startsWith(KEPT_PREFIX)) {
+                POINTS.add(p);
+            }
+        }
+        long cutoff = System.currentTimeMillis() - RETENTION_MS;
+        MetricPoint oldest = POINTS.peek();
+        if (oldest != null && oldest.timestamp() < cutoff) {
+            POINTS.removeIf(p -> p.timestamp() < cutoff);
+        }
     }
 
     @Override

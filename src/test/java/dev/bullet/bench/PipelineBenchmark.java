@@ -108,6 +108,7 @@ public final class PipelineBenchmark {
         List<String> workload = workload(o);
         if (workload != null) {
             overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
+            overrides.put(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS, ResultFlow.PARTITION + 1);
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");

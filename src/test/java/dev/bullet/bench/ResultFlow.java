@@ -32,6 +32,11 @@ import java.util.function.Function;
 final class ResultFlow implements AutoCloseable {
     /** The field the load generator appends to every record: its intended send time, epoch ms. */
     static final String SENT_FIELD = "bench_sent_ms";
+    /**
+     * The response partition the workload's results come back on: not the harness's, which keeps every result it
+     * reads (for tests) and would hold every result of a long run. The topology needs {@code PARTITION + 1}.
+     */
+    static final int PARTITION = TopologyHarness.REPLY_PARTITION + 1;
     private static final byte[] SENT_PREFIX = (",\"" + SENT_FIELD + "\":").getBytes(StandardCharsets.US_ASCII);
     private static final long MAX_MS = Duration.ofHours(1).toMillis();
 
@@ -57,7 +62,7 @@ final class ResultFlow implements AutoCloseable {
         this.workload = List.copyOf(workload);
         this.filteredKey = filteredKey;
         this.subscriber = new KafkaPubSub(KafkaPubSubFactory.config(stack.settings()))
-                .responseSubscriber(List.of(TopologyHarness.REPLY_PARTITION));
+                .responseSubscriber(List.of(PARTITION));
         this.reader = new Thread(this::readLoop, "bench-result-reader");
         this.reader.setDaemon(true);
         this.reader.start();
@@ -126,11 +131,11 @@ final class ResultFlow implements AutoCloseable {
         List<String> ids = new ArrayList<>(running.keySet());
         for (int i = n; i < ids.size(); i++) {
             running.remove(ids.get(i));
-            stack.kill(ids.get(i));
+            stack.kill(ids.get(i), PARTITION);
         }
         while (running.size() < n) {
             String query = workload.get(next++ % workload.size());
-            running.put(stack.submit(query), query);
+            running.put(stack.submit(query, PARTITION), query);
         }
     }
 
@@ -159,7 +164,7 @@ final class ResultFlow implements AutoCloseable {
                 if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
                     String query = running.remove(m.id());
                     if (query != null && !stopped) {
-                        running.put(stack.submit(query), query);
+                        running.put(stack.submit(query, PARTITION), query);
                         restarts.incrementAndGet();
                     }
                 }

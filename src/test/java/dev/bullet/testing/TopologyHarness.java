@@ -92,13 +92,25 @@ public final class TopologyHarness implements AutoCloseable {
     }
 
     public String submit(String query) {
+        return submit(query, REPLY_PARTITION);
+    }
+
+    /**
+     * Sends a query whose results go to {@code replyPartition}; the harness itself reads (and keeps) only
+     * {@link #REPLY_PARTITION}, so a client that reads many results on its own partition does not fill the heap here.
+     */
+    public String submit(String query, int replyPartition) {
         String id = UUID.randomUUID().toString();
-        queries.send(PubSubMessage.query(id, query, REPLY_PARTITION));
+        queries.send(PubSubMessage.query(id, query, replyPartition));
         return id;
     }
 
     public void kill(String id) {
-        queries.send(PubSubMessage.signal(id, Signal.KILL, REPLY_PARTITION));
+        kill(id, REPLY_PARTITION);
+    }
+
+    public void kill(String id, int replyPartition) {
+        queries.send(PubSubMessage.signal(id, Signal.KILL, replyPartition));
     }
 
     public void produce(String... records) {
