@@ -1,6 +1,7 @@
 package dev.bullet.index;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -42,8 +43,8 @@ final class RegexLiterals {
      * @param last the folded characters they can end with
      * @param nullable whether the empty value can match
      */
-    record Shape(Requirement requirement, CharMask first, CharMask last, boolean nullable) {
-        static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true);
+    record Shape(Requirement requirement, CharMask first, CharMask last, boolean nullable, CharMask[] prefix) {
+        static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true, new CharMask[0]);
 
         /** Whether a value may match: false only when it cannot. */
         boolean admits(CharSequence value) {
@@ -51,13 +52,87 @@ final class RegexLiterals {
                 return nullable;
             }
             return first.contains(LiteralMatcher.fold(value.charAt(0)))
-                   && last.contains(LiteralMatcher.fold(value.charAt(value.length() - 1)));
+                   && last.contains(LiteralMatcher.fold(value.charAt(value.length() - 1)))
+                   && startsAsPrefix(value);
+        }
+
+        /** Whether the value is at least as long as the prefix and its first characters are in the prefix's sets. */
+        boolean startsAsPrefix(CharSequence value) {
+            if (value.length() < prefix.length) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length; i++) {
+                if (!prefix[i].contains(LiteralMatcher.fold(value.charAt(i)))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** A shape admitting what either admits (a clause with several patterns). */
         Shape or(Shape o) {
             Requirement r = requirement == null || o.requirement == null ? null : new Or(List.of(requirement, o.requirement));
-            return new Shape(r, first.union(o.first), last.union(o.last), nullable || o.nullable);
+            return new Shape(r, first.union(o.first), last.union(o.last), nullable || o.nullable,
+                             new Prefix(prefix, false).or(new Prefix(o.prefix, false)).masks());
+        }
+
+        @Override
+        public String toString() {
+            return "Shape[requirement=" + requirement + ", first=" + first + ", last=" + last + ", nullable=" + nullable
+                   + ", prefix=" + Arrays.toString(prefix) + "]";
+        }
+    }
+
+    /**
+     * What every whole match starts with, position by position: a match is at least {@code masks.length} characters
+     * (UTF-16 units) long and its i-th character, folded, is in {@code masks[i]}; {@code complete}: every match is
+     * exactly that long, so what follows it in a concatenation starts right after. Positions past {@link #MAX} are
+     * not kept. An atom that may match a character outside the BMP (two UTF-16 units: {@code .}, a negated or
+     * non-ASCII class) leaves the prefix incomplete.
+     */
+    record Prefix(CharMask[] masks, boolean complete) {
+        static final int MAX = 4;
+        static final Prefix NONE = new Prefix(new CharMask[0], false);
+        static final Prefix EMPTY = new Prefix(new CharMask[0], true);
+
+        /** One character of the set; of certain length only when the set is ASCII. */
+        static Prefix one(CharMask chars) {
+            return new Prefix(new CharMask[] {chars}, !chars.other());
+        }
+
+        /** This followed by {@code next}. */
+        Prefix then(Prefix next) {
+            if (!complete) {
+                return this;
+            }
+            int n = Math.min(MAX, masks.length + next.masks.length);
+            CharMask[] out = Arrays.copyOf(masks, n);
+            System.arraycopy(next.masks, 0, out, masks.length, n - masks.length);
+            return new Prefix(out, next.complete && masks.length + next.masks.length <= MAX);
+        }
+
+        /** Either this or {@code o}. */
+        Prefix or(Prefix o) {
+            int n = Math.min(masks.length, o.masks.length);
+            CharMask[] out = new CharMask[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = masks[i].union(o.masks[i]);
+            }
+            return new Prefix(out, complete && o.complete && masks.length == o.masks.length);
+        }
+
+        /** This at least {@code n} times (exactly, when {@code exact}). */
+        Prefix times(int n, boolean exact) {
+            Prefix p = EMPTY;
+            for (int i = 0; i < n && p.complete; i++) {
+                p = p.then(this);
+            }
+            return exact ? p : p.open();
+        }
+
+        /** The same start, followed by something of unknown length. */
+        Prefix open() {
+            return complete ? new Prefix(masks, false) : this;
         }
     }
 
@@ -77,23 +152,25 @@ final class RegexLiterals {
         final boolean nullable;
         final CharMask first;
         final CharMask last;
+        final Prefix prefix;
 
-        Info(Set<String> exact, Requirement match, boolean nullable, CharMask first, CharMask last) {
+        Info(Set<String> exact, Requirement match, boolean nullable, CharMask first, CharMask last, Prefix prefix) {
             this.exact = exact;
             this.match = match;
             this.nullable = nullable;
             this.first = first;
             this.last = last;
+            this.prefix = prefix;
         }
 
         /** One character of a set, nothing known of which exactly. */
         static Info oneOf(CharMask chars) {
-            return new Info(null, null, false, chars, chars);
+            return new Info(null, null, false, chars, chars, Prefix.one(chars));
         }
 
         /** Matches only the empty string (anchors, flag groups). */
         static Info empty() {
-            return new Info(strings(""), null, true, CharMask.NONE, CharMask.NONE);
+            return new Info(strings(""), null, true, CharMask.NONE, CharMask.NONE, Prefix.EMPTY);
         }
 
         Requirement requirement() {
@@ -101,8 +178,8 @@ final class RegexLiterals {
         }
 
         /** The same shape with the strings forgotten and this requirement instead. */
-        Info withMatch(Requirement r, boolean canBeEmpty) {
-            return new Info(null, r, canBeEmpty, first, last);
+        Info withMatch(Requirement r, boolean canBeEmpty, Prefix start) {
+            return new Info(null, r, canBeEmpty, first, last, start);
         }
     }
 
@@ -144,7 +221,7 @@ final class RegexLiterals {
             if (reader.pos != pattern.length()) {
                 return Shape.UNKNOWN;
             }
-            return new Shape(info.requirement(), info.first, info.last, info.nullable);
+            return new Shape(info.requirement(), info.first, info.last, info.nullable, info.prefix.masks());
         } catch (Unsure | IndexOutOfBoundsException | NumberFormatException e) {
             return Shape.UNKNOWN;
         }
@@ -170,8 +247,10 @@ final class RegexLiterals {
         boolean nullable = true;
         CharMask first = CharMask.NONE;
         CharMask last = CharMask.NONE;
+        Prefix prefix = Prefix.EMPTY;
         while (pos < pattern.length() && pattern.charAt(pos) != '|' && pattern.charAt(pos) != ')') {
             Info part = repetition();
+            prefix = prefix.then(part.prefix);
             if (nullable) {
                 first = first.union(part.first);
             }
@@ -199,9 +278,9 @@ final class RegexLiterals {
             exact = false;
         }
         if (exact) {
-            return new Info(run, null, nullable, first, last);
+            return new Info(run, null, nullable, first, last, prefix);
         }
-        return new Info(null, run == null ? required : all(required, anyOf(run)), nullable, first, last);
+        return new Info(null, run == null ? required : all(required, anyOf(run)), nullable, first, last, prefix);
     }
 
     private Info repetition() {
@@ -214,19 +293,22 @@ final class RegexLiterals {
             }
             if (c == '*') {
                 pos++;
-                atom = atom.withMatch(null, true);
+                atom = atom.withMatch(null, true, Prefix.NONE);
             } else if (c == '?') {
                 pos++;
                 atom = optional(atom);
             } else if (c == '+') {
                 pos++;
-                atom = atom.withMatch(atom.requirement(), atom.nullable);
+                atom = atom.withMatch(atom.requirement(), atom.nullable, atom.prefix.open());
             } else if (c == '{' && repeatEnd() > 0) {
                 int end = repeatEnd();
                 String body = pattern.substring(pos + 1, end);
                 pos = end + 1;
-                int min = Integer.parseInt(body.contains(",") ? body.substring(0, body.indexOf(',')) : body);
-                atom = min == 0 ? atom.withMatch(null, true) : atom.withMatch(atom.requirement(), atom.nullable);
+                int comma = body.indexOf(',');
+                int min = Integer.parseInt(comma < 0 ? body : body.substring(0, comma));
+                boolean exact = comma < 0 || body.substring(comma + 1).equals(Integer.toString(min));
+                atom = min == 0 ? atom.withMatch(null, true, Prefix.NONE)
+                                : atom.withMatch(atom.requirement(), atom.nullable, atom.prefix.times(min, exact));
             } else {
                 break;
             }
@@ -290,6 +372,11 @@ final class RegexLiterals {
             case '?':
                 throw new Unsure();
             default:
+                if (Character.isHighSurrogate(c) && pos + 1 < pattern.length()
+                    && Character.isLowSurrogate(pattern.charAt(pos + 1))) {
+                    pos += 2; // one code point outside the BMP: a quantifier after it repeats both halves
+                    return Info.oneOf(CharMask.ANY);
+                }
                 pos++;
                 return literal(c);
         }
@@ -302,7 +389,7 @@ final class RegexLiterals {
         }
         int folded = LiteralMatcher.fold(c);
         CharMask mask = CharMask.of(folded);
-        return new Info(strings(String.valueOf((char) folded)), null, false, mask, mask);
+        return new Info(strings(String.valueOf((char) folded)), null, false, mask, mask, Prefix.one(mask));
     }
 
     private Info group() {
@@ -436,7 +523,7 @@ final class RegexLiterals {
             s.add(String.valueOf(x));
         }
         // a folded ASCII letter stands for both cases: the folded value meets it either way
-        return new Info(s, null, false, mask, mask);
+        return new Info(s, null, false, mask, mask, Prefix.one(mask));
     }
 
     /** The set of a class escape (\d, \w, \s and their negations) at pos, consumed; null when there is none. */
@@ -494,24 +581,25 @@ final class RegexLiterals {
         if (atom.exact != null && atom.exact.size() < MAX_EXACT) {
             Set<String> s = new LinkedHashSet<>(atom.exact);
             s.add("");
-            return new Info(s, null, true, atom.first, atom.last);
+            return new Info(s, null, true, atom.first, atom.last, Prefix.NONE);
         }
-        return atom.withMatch(null, true);
+        return atom.withMatch(null, true, Prefix.NONE);
     }
 
     private static Info or(Info a, Info b) {
         boolean nullable = a.nullable || b.nullable;
         CharMask first = a.first.union(b.first);
         CharMask last = a.last.union(b.last);
+        Prefix prefix = a.prefix.or(b.prefix);
         if (a.exact != null && b.exact != null && a.exact.size() + b.exact.size() <= MAX_EXACT) {
             Set<String> s = new LinkedHashSet<>(a.exact);
             s.addAll(b.exact);
-            return new Info(s, null, nullable, first, last);
+            return new Info(s, null, nullable, first, last, prefix);
         }
         Requirement x = a.requirement();
         Requirement y = b.requirement();
         if (x == null || y == null) {
-            return new Info(null, null, nullable, first, last);
+            return new Info(null, null, nullable, first, last, prefix);
         }
         List<Requirement> parts = new ArrayList<>();
         for (Requirement r : List.of(x, y)) {
@@ -521,7 +609,7 @@ final class RegexLiterals {
                 parts.add(r);
             }
         }
-        return new Info(null, new Or(parts), nullable, first, last);
+        return new Info(null, new Or(parts), nullable, first, last, prefix);
     }
 
     private static Requirement all(Requirement x, Requirement y) {

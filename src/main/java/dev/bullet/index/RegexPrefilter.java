@@ -51,6 +51,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final long lastHigh;
         final boolean firstOther;
         final boolean lastOther;
+        /** The sets of the first characters every match has ({@link RegexLiterals.Shape#prefix()}), as bits. */
+        final long[] startLow;
+        final long[] startHigh;
+        final boolean[] startOther;
         long stamp = -1;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
@@ -65,12 +69,38 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             lastLow = shape.last().low();
             lastHigh = shape.last().high();
             lastOther = shape.last().other();
+            CharMask[] prefix = shape.prefix();
+            startLow = new long[prefix.length];
+            startHigh = new long[prefix.length];
+            startOther = new boolean[prefix.length];
+            for (int i = 0; i < prefix.length; i++) {
+                startLow[i] = prefix[i].low();
+                startHigh[i] = prefix[i].high();
+                startOther[i] = prefix[i].other();
+            }
         }
 
         /** {@link RegexLiterals.Shape#admits} of a value that is not empty, by its folded first and last characters. */
         boolean admits(int first, int last) {
             return CharMask.contains(firstLow, firstHigh, firstOther, first)
                    && CharMask.contains(lastLow, lastHigh, lastOther, last);
+        }
+
+        /** {@link RegexLiterals.Shape#startsAsPrefix}: the value is long enough and starts with the right characters. */
+        boolean startsRight(CharSequence text) {
+            int n = startLow.length;
+            if (n == 0) {
+                return true;
+            }
+            if (text.length() < n) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (!CharMask.contains(startLow[i], startHigh[i], startOther[i], LiteralMatcher.fold(text.charAt(i)))) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
@@ -186,13 +216,14 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
         boolean entire = rlike == filter;
-        if (shape.requirement() == null) {
-            Entry<Q> entry = new Entry<>(query, null, shape, null, false);
+        Requirement requirement = selective(shape.requirement());
+        if (requirement == null) {
+            Entry<Q> entry = new Entry<>(query, null, shape, whole, entire);
             placeUnfiltered(path, entry);
             placements.put(query, new Placement<>(path, entry, false));
             return true;
         }
-        Node formula = compile(path, shape.requirement());
+        Node formula = compile(path, requirement);
         Entry<Q> entry = new Entry<>(query, formula, shape, whole, entire);
         List<Integer> ids = new ArrayList<>();
         formula.literals(ids);
@@ -202,6 +233,43 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         path.entries++;
         placements.put(query, new Placement<>(path, entry, true));
         return true;
+    }
+
+    /** Literals shorter than this occur in most values: looking for them costs more than it turns away. */
+    static final int MIN_LITERAL = 2;
+
+    /**
+     * The part of a requirement worth looking for: literals shorter than {@link #MIN_LITERAL} are dropped from an
+     * AND, and an OR with such a branch is dropped whole (null: nothing worth it). Only ever weaker than the
+     * requirement, so still sound; such a pattern is then found by its first characters like one without literals
+     * ({@code [0-9]{2}[a-f]+} requires one of a..f, found in nearly every value, and starts with two digits).
+     */
+    static Requirement selective(Requirement r) {
+        if (r == null) {
+            return null;
+        }
+        if (r instanceof Literal) {
+            return ((Literal) r).text().length() >= MIN_LITERAL ? r : null;
+        }
+        if (r instanceof Or) {
+            List<Requirement> parts = new ArrayList<>();
+            for (Requirement part : ((Or) r).parts()) {
+                Requirement kept = selective(part);
+                if (kept == null) {
+                    return null;
+                }
+                parts.add(kept);
+            }
+            return new Or(parts);
+        }
+        List<Requirement> parts = new ArrayList<>();
+        for (Requirement part : ((And) r).parts()) {
+            Requirement kept = selective(part);
+            if (kept != null) {
+                parts.add(kept);
+            }
+        }
+        return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new And(parts);
     }
 
     /** What a pattern requires and whether it is a whole literal: both immutable, worked out once per pattern. */
@@ -405,18 +473,32 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         int first = LiteralMatcher.fold(text.charAt(0));
         int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
         List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
+        boolean decidable = text == ascii;
         if (byFirst != null) {
-            visitAdmitted(byFirst, first, last, visit);
+            visitAdmitted(byFirst, text, first, last, decidable, visit, matched);
         }
-        visitAdmitted(path.anyFirst, first, last, visit);
+        visitAdmitted(path.anyFirst, text, first, last, decidable, visit, matched);
     }
 
-    private static <Q> void visitAdmitted(List<Entry<Q>> entries, int first, int last, Consumer<Q> visit) {
+    private static <Q> void visitAdmitted(List<Entry<Q>> entries, CharSequence text, int first, int last,
+                                          boolean decidable, Consumer<Q> visit, Consumer<Q> matched) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
-            if (entry.admits(first, last)) {
-                visit.accept(entry.query);
+            if (entry.admits(first, last) && entry.startsRight(text)) {
+                decide(entry, text, decidable, visit, matched);
             }
+        }
+    }
+
+    /** An admitted entry: decided here when its pattern is a whole literal read from ASCII bytes, else visited. */
+    private static <Q> void decide(Entry<Q> entry, CharSequence text, boolean decidable, Consumer<Q> visit,
+                                   Consumer<Q> matched) {
+        if (decidable && entry.whole != null) {
+            if (entry.whole.matches(text)) {
+                (entry.entire ? matched : visit).accept(entry.query);
+            }
+        } else {
+            visit.accept(entry.query);
         }
     }
 
@@ -444,16 +526,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 if (entry.stamp != current) {
                     entry.stamp = current;
                     // a formula of one literal holds: the entry is listed under that literal, found
-                    if (!entry.admits(first, last) || entry.formula.id < 0 && !entry.formula.holds(found)) {
+                    if (!entry.admits(first, last) || entry.formula.id < 0 && !entry.formula.holds(found)
+                        || !entry.startsRight(text)) {
                         continue;
                     }
-                    if (decidable && entry.whole != null) {
-                        if (entry.whole.matches(text)) {
-                            (entry.entire ? matched : visit).accept(entry.query);
-                        }
-                    } else {
-                        visit.accept(entry.query);
-                    }
+                    decide(entry, text, decidable, visit, matched);
                 }
             }
         }

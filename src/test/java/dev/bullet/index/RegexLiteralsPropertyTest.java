@@ -33,8 +33,10 @@ class RegexLiteralsPropertyTest {
                                            "[K]", "[]a]", "\\d", "\\w", "\\s", "\\-", "\\b", "^", "$", "é", "[ks]", "{",
                                            "[[:alpha:]]", "\\pL", "\\x41", "[a-z]", "ab", "error", "ERR", "(?i)", "(?-i)",
                                            "\\Qa.\\E", "\\n", "[\\d_]", "[a-k]", "[0-9]", "\\D", "[A-Z]", "[\\w.]",
-                                           "[^0-9]", "[a\\-z]", "\\S", "[ -~]"};
-    private static final String[] QUANTIFIERS = {"", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?"};
+                                           "[^0-9]", "[a\\-z]", "\\S", "[ -~]", "\uD83D\uDE00", "[a-f]", "x{3}",
+                                           "[0-9]{2,}", "(ab|c)"};
+    private static final String[] QUANTIFIERS = {"", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?", "{2,3}",
+                                                 "{1}"};
     private static final char[] VALUE_CHARS = {'a', 'b', 'A', 'B', 'k', 'K', '\u212A', '\u017F', 's', 'S', 'x', '.', '-',
                                                '\n', '1', '_', ' ', '9', 'Z', '\u00e9', 'e', 'r', 'o', 'R', 'E', 'c', ']', '{'};
 
@@ -63,7 +65,11 @@ class RegexLiteralsPropertyTest {
     private static String value(Random r) {
         StringBuilder out = new StringBuilder();
         for (int i = r.nextInt(9); i > 0; i--) {
-            out.append(VALUE_CHARS[r.nextInt(VALUE_CHARS.length)]);
+            if (r.nextInt(40) == 0) {
+                out.append("\uD83D\uDE00"); // outside the BMP: one code point, two UTF-16 units
+            } else {
+                out.append(VALUE_CHARS[r.nextInt(VALUE_CHARS.length)]);
+            }
         }
         return out.toString();
     }
@@ -207,6 +213,15 @@ class RegexLiteralsPropertyTest {
         assertTrue(digits.admits("12abc"));
         assertFalse(digits.admits("a12"));
         assertFalse(digits.admits(""));
+        // the first positions: two digits, then a-f
+        assertFalse(digits.admits("1abc"), "the second character must be a digit");
+        assertFalse(digits.admits("123bc"), "the third character must be in a-f");
+        assertFalse(digits.admits("12"), "too short");
+        assertTrue(RegexLiterals.shape("(ab|c)d.*").admits("cdx"));
+        assertFalse(RegexLiterals.shape("(ab|cd)e.*").admits("axex"), "both branches have a b or d second");
+        assertTrue(RegexLiterals.shape(".{2}x").admits("\uD83D\uDE00\uD83D\uDE00x"), "a dot can be two UTF-16 units");
+        assertTrue(RegexLiterals.shape("a+b").admits("aaab"));
+        assertFalse(RegexLiterals.shape("a{2}b").admits("abb"));
         RegexLiterals.Shape prefix = RegexLiterals.shape("(?i)Ba.*[xz]");
         assertTrue(prefix.admits("bAnjx"));
         assertFalse(prefix.admits("abaz"));

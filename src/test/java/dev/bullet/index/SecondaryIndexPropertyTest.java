@@ -37,7 +37,8 @@ class SecondaryIndexPropertyTest {
                                               "[0-9]+", "1", "(?i)X", "e.*r", ".*(err|ab)[a-z]*", "a\\.b.*", "^t.*e$",
                                               "K", "(?i)k.*", "\\d", ".*rr.*", "(?i)AB.*", ".*bc$", "^abc$", "an ERROR here",
                                               "(?i).*k.*", ".*x", "(?i)abc", "a.*", ".*(err|ab).*", "(?i)(X|abc)",
-                                              "^(abc|x).*", ".*(rr|bc)"};
+                                              "^(abc|x).*", ".*(rr|bc)", "[0-9]{1}[a-c]+.*", "[a-c]b.*", "e{1}r+.*",
+                                              "ab?c", "[xa](b|bc).*", "\\d[.]\\d*"};
     private static final String[] VALUES = {"1", "2", "0", "-0.0", "\"x\"", "\"X\"", "\"abc\"", "\"error\"",
                                             "\"an ERROR here\"", "\"a.bc\"", "\"\\u212A\"", "\"k\"", "true", "false",
                                             "null", "\"\"", "[1,\"x\"]", "{\"k\":\"v\",\"a\":1}", "[{\"a\":\"x\"},{\"k\":2}]",
