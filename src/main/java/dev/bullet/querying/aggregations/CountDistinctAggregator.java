@@ -22,6 +22,7 @@ import java.util.Map;
  */
 final class CountDistinctAggregator implements Aggregator {
     private final List<NamedField> fields;
+    private final SketchKeys.Fields keys;
     private final String name;
     private final int entries;
     private UpdateSketch sketch;
@@ -30,6 +31,7 @@ final class CountDistinctAggregator implements Aggregator {
 
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
+        this.keys = SketchKeys.fields(fields);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
         reset();
@@ -37,7 +39,7 @@ final class CountDistinctAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        sketch.update(SketchKeys.keyOf(fields, record));
+        sketch.update(SketchKeys.keyOf(keys, record));
         empty = false;
     }
 

@@ -25,6 +25,7 @@ final class GroupAggregator implements Aggregator {
     private final int size;
     private final int entries;
     private final GroupSpec spec;
+    private final SketchKeys.Fields keys;
     private final GroupMetrics.Support support;
     private final UpdatableSketchBuilder<Record, GroupMetrics> builder;
     private UpdatableSketch<Record, GroupMetrics> sketch;
@@ -35,6 +36,7 @@ final class GroupAggregator implements Aggregator {
         this.size = aggregation.size();
         this.entries = settings.groupEntries();
         this.spec = new GroupSpec(aggregation.fields(), aggregation.operations());
+        this.keys = SketchKeys.fields(spec.fields());
         this.support = new GroupMetrics.Support(spec);
         this.builder = new UpdatableSketchBuilder<Record, GroupMetrics>(support).setNominalEntries(entries);
         reset();
@@ -47,7 +49,7 @@ final class GroupAggregator implements Aggregator {
     }
 
     private String key(Record record) {
-        return SketchKeys.keyOf(spec.fields(), record);
+        return SketchKeys.keyOf(keys, record);
     }
 
     @Override

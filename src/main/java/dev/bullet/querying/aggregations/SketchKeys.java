@@ -1,12 +1,16 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.NamedField;
+import dev.bullet.record.FieldPath;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Canonical string keys for combinations of field values (GROUP, COUNT DISTINCT, TOP K): the values as a JSON
@@ -16,52 +20,84 @@ final class SketchKeys {
     private SketchKeys() {
     }
 
-    /** The keys made lately on this thread: many queries aggregating the same fields of one record share one key. */
+    /**
+     * An aggregation's fields, with an id shared by every aggregation over the same paths (whatever the aliases), so
+     * the key of a record's values is remembered per paths and found again in one array read. Ids are handed out for
+     * up to {@link #MAX_IDS} distinct lists of paths; beyond that a list gets none and its keys are made afresh.
+     */
+    static final class Fields {
+        final List<NamedField> fields;
+        final int id;
+
+        private Fields(List<NamedField> fields, int id) {
+            this.fields = fields;
+            this.id = id;
+        }
+    }
+
+    static final int MAX_IDS = 1 << 16;
+    private static final Map<List<FieldPath>, Integer> IDS = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
+    /** The fields with the id of their paths. */
+    static Fields fields(List<NamedField> fields) {
+        List<FieldPath> paths = new ArrayList<>(fields.size());
+        for (NamedField f : fields) {
+            paths.add(f.path());
+        }
+        Integer id = IDS.get(paths);
+        if (id == null) {
+            if (IDS.size() >= MAX_IDS) {
+                return new Fields(fields, -1);
+            }
+            id = IDS.computeIfAbsent(List.copyOf(paths), k -> NEXT_ID.getAndIncrement());
+        }
+        return new Fields(fields, id);
+    }
+
+    /** The last record (by identity) and its key, per fields id, on this thread. */
     private static final class Recent {
-        static final int SIZE = 8;
-        final Record[] records = new Record[SIZE];
-        final Object[] fields = new Object[SIZE];
-        final String[] keys = new String[SIZE];
-        int next;
+        Record[] records = new Record[64];
+        String[] keys = new String[64];
+
+        void fit(int id) {
+            int size = records.length;
+            while (size <= id) {
+                size *= 2;
+            }
+            records = Arrays.copyOf(records, size);
+            keys = Arrays.copyOf(keys, size);
+        }
     }
 
     private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
     /**
      * The key of the combination of these fields' values in a record. Remembered for the record (by identity) and the
-     * fields' paths, so a hundred dashboards grouping one record by {@code s_01} build its key once.
+     * fields' paths, so a hundred dashboards grouping one record by {@code s_01} build its key once, and the sketches
+     * they update hash one {@code String} (which keeps its hash code).
      */
-    static String keyOf(List<NamedField> fields, Record record) {
-        Recent recent = RECENT.get();
-        for (int i = 0; i < Recent.SIZE; i++) {
-            if (recent.records[i] == record && samePaths(fields, recent.fields[i])) {
-                return recent.keys[i];
-            }
+    static String keyOf(Fields fields, Record record) {
+        int id = fields.id;
+        if (id < 0) {
+            return makeKey(fields.fields, record);
         }
-        String key = makeKey(fields, record);
-        int at = recent.next;
-        recent.records[at] = record;
-        recent.fields[at] = fields;
-        recent.keys[at] = key;
-        recent.next = (at + 1) % Recent.SIZE;
+        Recent recent = RECENT.get();
+        if (id >= recent.records.length) {
+            recent.fit(id);
+        }
+        if (recent.records[id] == record) {
+            return recent.keys[id];
+        }
+        String key = makeKey(fields.fields, record);
+        recent.records[id] = record;
+        recent.keys[id] = key;
         return key;
     }
 
-    @SuppressWarnings("unchecked")
-    private static boolean samePaths(List<NamedField> fields, Object other) {
-        if (fields == other) {
-            return true;
-        }
-        if (!(other instanceof List) || ((List<?>) other).size() != fields.size()) {
-            return false;
-        }
-        List<NamedField> o = (List<NamedField>) other;
-        for (int i = 0, n = fields.size(); i < n; i++) {
-            if (!fields.get(i).path().equals(o.get(i).path())) {
-                return false;
-            }
-        }
-        return true;
+    /** {@link #keyOf(Fields, Record)} for fields not looked up beforehand. */
+    static String keyOf(List<NamedField> fields, Record record) {
+        return keyOf(fields(fields), record);
     }
 
     private static String makeKey(List<NamedField> fields, Record record) {

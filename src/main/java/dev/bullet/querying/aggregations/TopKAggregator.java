@@ -26,6 +26,7 @@ final class TopKAggregator implements Aggregator {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
 
     private final List<NamedField> fields;
+    private final SketchKeys.Fields keys;
     private final String countName;
     private final int k;
     private final Long threshold;
@@ -34,6 +35,7 @@ final class TopKAggregator implements Aggregator {
 
     TopKAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
+        this.keys = SketchKeys.fields(fields);
         this.countName = aggregation.newName();
         this.k = aggregation.size();
         this.threshold = aggregation.threshold();
@@ -43,7 +45,7 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        sketch.update(SketchKeys.keyOf(fields, record));
+        sketch.update(SketchKeys.keyOf(keys, record));
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** Keys remembered per record and fields are the keys made afresh: per record, per paths, whatever the aliases. */
@@ -39,5 +40,28 @@ class SketchKeysTest {
             assertEquals("[\"[" + i + "]\"]", SketchKeys.keyOf(byB, r));
         }
         assertEquals("[\"1\",2]", SketchKeys.keyOf(byAB, one));
+    }
+
+    @Test
+    void fieldsOverTheSamePathsShareAnIdAndAKeyPerRecord() {
+        SketchKeys.Fields a = SketchKeys.fields(List.of(NamedField.of("a", "x")));
+        SketchKeys.Fields aAgain = SketchKeys.fields(List.of(NamedField.of("a", "other")));
+        SketchKeys.Fields ab = SketchKeys.fields(List.of(NamedField.of("a", "x"), NamedField.of("b", "y")));
+        SketchKeys.Fields ba = SketchKeys.fields(List.of(NamedField.of("b", "y"), NamedField.of("a", "x")));
+        assertEquals(a.id, aAgain.id);
+        assertNotEquals(a.id, ab.id);
+        assertNotEquals(ab.id, ba.id, "the order of the fields is part of the key");
+        Record one = record("{\"a\":\"1\",\"b\":2}");
+        Record two = record("{\"a\":\"1\",\"b\":2}");
+        String key = SketchKeys.keyOf(a, one);
+        assertSame(key, SketchKeys.keyOf(aAgain, one));
+        assertEquals(key, SketchKeys.keyOf(a, two));
+        assertEquals("[2,\"1\"]", SketchKeys.keyOf(ba, one));
+        assertEquals("[\"1\",2]", SketchKeys.keyOf(ab, one));
+        for (int i = 0; i < 100; i++) { // records one after another: never a key of another record
+            Record r = record("{\"a\":" + i + ",\"b\":" + (i * 2) + "}");
+            assertEquals("[" + i + "]", SketchKeys.keyOf(a, r));
+            assertEquals("[" + i + "," + (i * 2) + "]", SketchKeys.keyOf(ab, r));
+        }
     }
 }
