@@ -24,7 +24,9 @@ import java.util.function.Consumer;
  * their pattern requires ({@link RegexLiterals}). The required literals of all queries on a field are found in one
  * pass over the value ({@link LiteralMatcher}); the queries whose formula holds are candidates and run their regex.
  * As RLIKE matches the whole value, a candidate must also start and end with a character its pattern can start and
- * end with; patterns that require no literal are found by the value's first character alone, and counted
+ * end with, and its first characters must be in the sets every match has at those positions
+ * ({@link RegexLiterals.Shape#prefix()}); patterns that require no literal (or only one-character literals, which
+ * nearly every value holds) are found by the value's first character and those sets alone, and counted
  * ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
  * RLIKE matches such a value. Candidates are still tested with their full filter by the caller.
  *
@@ -407,7 +409,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         return new Node(node.and, children);
     }
 
-    /** Number of RLIKE queries whose pattern requires no literal: they meet every record with a value there. */
+    /**
+     * Number of RLIKE queries whose pattern requires no literal worth looking for ({@link #selective}): they meet
+     * every record whose value there starts with characters they can start with.
+     */
     int unfiltered() {
         int n = 0;
         for (PathFilter<Q> path : paths) {
