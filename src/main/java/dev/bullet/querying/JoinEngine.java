@@ -27,6 +27,21 @@ public final class JoinEngine {
     private final int partitions;
     private final long finalGraceMs;
     private final Map<String, Owned> queries = new HashMap<>();
+    /**
+     * How many ended queries this task remembers: a Filter task hands back (restores) the queries it still holds when
+     * this task says hello, and one it holds may have ended here a moment ago (its COMPLETE or KILL still on the way
+     * to the Filter); such a query must not come back to life. A Join task says hello only in its first seconds,
+     * so the last ids suffice.
+     */
+    static final int ENDED_REMEMBERED = 16_384;
+    private final Map<String, Boolean> ended = new java.util.LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > ENDED_REMEMBERED;
+        }
+    };
     private long created;
     private long improper;
     private long rateExceeded;
@@ -57,10 +72,10 @@ public final class JoinEngine {
     /**
      * Takes up again a query this task owned before it restarted (a Filter task still holds it): it runs to its end
      * as before, but the partials merged before the restart are lost, so its results say which windows may be
-     * incomplete. Returns whether the query was new here (known or invalid ones are ignored).
+     * incomplete. Returns whether the query was new here (known, lately ended or invalid ones are ignored).
      */
     public boolean restore(String id, String queryJson, long startTime, int replyPartition, long now) {
-        if (queries.containsKey(id)) {
+        if (queries.containsKey(id) || ended.containsKey(id)) {
             return false;
         }
         QueryParser.Result parsed = parser.parse(queryJson);
@@ -119,12 +134,14 @@ public final class JoinEngine {
             if (owned.querier().isDone()) {
                 countIfRateLimited(owned);
                 it.remove();
+                ended.put(e.getKey(), Boolean.TRUE);
             }
         }
     }
 
     /** Drops a query without a result (its owner asked for the KILL); returns whether it was known. */
     public boolean kill(String id) {
+        ended.put(id, Boolean.TRUE);
         return queries.remove(id) != null;
     }
 
@@ -135,6 +152,7 @@ public final class JoinEngine {
         if (owned.querier().isDone()) {
             countIfRateLimited(owned);
             queries.remove(id);
+            ended.put(id, Boolean.TRUE);
         }
     }
 

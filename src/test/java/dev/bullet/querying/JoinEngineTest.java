@@ -177,4 +177,28 @@ class JoinEngineTest {
         engine.tick(T0 + 5000, out);
         assertEquals(List.of(), out);
     }
+
+    @Test
+    void aQueryThatEndedHereIsNotTakenBackFromAFilterThatStillHoldsIt() {
+        JoinEngine engine = new JoinEngine(QuerySettings.defaults(), 1, GRACE);
+        assertNull(engine.add("done", RAW_2, T0, 0));
+        engine.combine("done", partial(RAW_2, T0 + 10, rec(1), rec(2)), false, T0 + 10, out);
+        assertEquals(1, out.size());
+        assertTrue(out.get(0).result().isFinal());
+        assertNull(engine.add("killed", RAW_2, T0, 0));
+        assertTrue(engine.kill("killed"));
+        assertNull(engine.add("timed", COUNT, T0, 0));
+        out.clear();
+        engine.tick(T0 + 1000 + GRACE + 1, out);
+        assertEquals(1, out.size(), "the GROUP's final result at its end");
+        assertEquals(0, engine.size());
+
+        // this task says hello after a restart of a neighbour; a Filter task has not had the COMPLETE/KILL yet
+        assertFalse(engine.restore("done", RAW_2, T0, 0, T0 + 2000), "completed: stays ended");
+        assertFalse(engine.restore("killed", RAW_2, T0, 0, T0 + 2000), "killed: stays ended");
+        assertFalse(engine.restore("timed", COUNT, T0, 0, T0 + 2000), "ended by its duration: stays ended");
+        assertEquals(0, engine.size());
+        assertTrue(engine.restore("other", RAW_2, T0, 0, T0 + 2000), "a query this task never saw end is taken back");
+        assertEquals(List.of("other"), engine.ids());
+    }
 }
