@@ -104,8 +104,52 @@ public final class Predicates {
                 }
             });
 
-    /** A pattern compiled, and the gate a value passes before it runs ({@link RegexGate}). */
-    private record Rlike(Pattern pattern, RegexGate gate) {
+    /**
+     * A pattern compiled, the gate a value passes before it runs ({@link RegexGate}), and its last answers: the values
+     * of a field repeat (a few hundred words, a status, a host), and a pattern no literal can gate
+     * ({@code .*[0-9]{2}.*}) would otherwise run RE2 on every one. The answers sit in a small direct-mapped table of
+     * (value, answer) pairs, each one immutable object, so a query compiled on one thread and run on another can only
+     * miss, never read an answer for another value.
+     */
+    private static final class Rlike {
+        /** Slots of the table of answers (a power of two). */
+        static final int MEMO_SLOTS = 64;
+        /** Longer values are not remembered: they repeat less, and the table must stay small. */
+        static final int MEMO_MAX_LENGTH = 64;
+        final Pattern pattern;
+        final RegexGate gate;
+        private final Answer[] answers = new Answer[MEMO_SLOTS];
+
+        Rlike(Pattern pattern, RegexGate gate) {
+            this.pattern = pattern;
+            this.gate = gate;
+        }
+
+        Pattern pattern() {
+            return pattern;
+        }
+
+        boolean matches(String text) {
+            if (!gate.admits(text)) {
+                return false;
+            }
+            if (text.length() > MEMO_MAX_LENGTH) {
+                return rlikeMatches(pattern, text);
+            }
+            int h = text.hashCode();
+            int slot = (h ^ (h >>> 16)) & (MEMO_SLOTS - 1);
+            Answer known = answers[slot];
+            if (known != null && known.value().equals(text)) {
+                return known.matches();
+            }
+            boolean matches = rlikeMatches(pattern, text);
+            answers[slot] = new Answer(text, matches);
+            return matches;
+        }
+    }
+
+    /** Whether the pattern matches this value: written once, read by whoever finds it. */
+    private record Answer(String value, boolean matches) {
     }
 
     private static Rlike rlike(String regex) {
@@ -182,7 +226,7 @@ public final class Predicates {
         }
         String text = value instanceof String ? (String) value : String.valueOf(value);
         for (Rlike p : patterns) {
-            if (p.gate().admits(text) && rlikeMatches(p.pattern(), text)) {
+            if (p.matches(text)) {
                 return true;
             }
         }

@@ -9,6 +9,7 @@ import java.time.Duration;
 
 import static dev.bullet.testing.Records.listOf;
 import static dev.bullet.testing.Records.mapOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -465,5 +466,28 @@ class PredicatesTest {
         assertTrue(matches(rel("l", "SIZEIS", "\"1\""), record));
         assertTrue(matches(rel("l.0", "SIZEIS", "\"2\""), record));
         assertTrue(matches(rel("l.0.1", "==", "\"2\""), record));
+    }
+
+    @Test
+    void rlikeAnswersRememberedPerValueAreRe2sAnswers() {
+        // many values, few slots: values share slots, come back, and each answer must still be RE2's for that value
+        String[] patterns = {".*[0-9]{2}.*", "[a-z]+", "(?i)ab.*", "[0-9]+[a-z]+"};
+        java.util.Random r = new java.util.Random(5);
+        for (String pattern : patterns) {
+            RecordPredicate p = compile(rel("v", "RLIKE", "\"" + pattern.replace("\\", "\\\\") + "\""));
+            com.google.re2j.Pattern re2 = com.google.re2j.Pattern.compile(pattern);
+            for (int i = 0; i < 5_000; i++) {
+                StringBuilder v = new StringBuilder();
+                for (int k = r.nextInt(4); k >= 0; k--) {
+                    v.append("aB1z9_".charAt(r.nextInt(6)));
+                }
+                if (r.nextInt(50) == 0) {
+                    v.append("x".repeat(70)); // longer than what is remembered
+                }
+                String value = v.toString();
+                assertEquals(re2.matcher(value).matches(), p.test(Records.of("v", value).build()),
+                             pattern + " on '" + value + "'");
+            }
+        }
     }
 }
