@@ -65,6 +65,11 @@ final class CharMask {
         return other;
     }
 
+    /** How many characters it holds, counting all non-ASCII ones as 128 (for choosing the narrower of two sets). */
+    int size() {
+        return Long.bitCount(low) + Long.bitCount(high) + (other ? 128 : 0);
+    }
+
     boolean isAny() {
         return low == -1L && high == -1L && other;
     }

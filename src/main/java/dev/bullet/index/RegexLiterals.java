@@ -43,8 +43,9 @@ final class RegexLiterals {
      * @param last the folded characters they can end with
      * @param nullable whether the empty value can match
      */
-    record Shape(Requirement requirement, CharMask first, CharMask last, boolean nullable, CharMask[] prefix) {
-        static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true, new CharMask[0]);
+    record Shape(Requirement requirement, CharMask first, CharMask last, boolean nullable, CharMask[] prefix,
+                 CharMask need) {
+        static final Shape UNKNOWN = new Shape(null, CharMask.ANY, CharMask.ANY, true, new CharMask[0], null);
 
         /** Whether a value may match: false only when it cannot. */
         boolean admits(CharSequence value) {
@@ -53,7 +54,23 @@ final class RegexLiterals {
             }
             return first.contains(LiteralMatcher.fold(value.charAt(0)))
                    && last.contains(LiteralMatcher.fold(value.charAt(value.length() - 1)))
-                   && startsAsPrefix(value);
+                   && startsAsPrefix(value) && (requirement != null || holdsNeed(value));
+        }
+
+        /**
+         * Whether the value holds a character of {@link #need} (always, when there is none). {@link #admits} scans for
+         * it only when the pattern requires no literal: a literal gates better, and its check holds the scan's answer.
+         */
+        boolean holdsNeed(CharSequence value) {
+            if (need == null) {
+                return true;
+            }
+            for (int i = 0, n = value.length(); i < n; i++) {
+                if (need.contains(LiteralMatcher.fold(value.charAt(i)))) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Whether the value is at least as long as the prefix and its first characters are in the prefix's sets. */
@@ -73,13 +90,13 @@ final class RegexLiterals {
         Shape or(Shape o) {
             Requirement r = requirement == null || o.requirement == null ? null : new Or(List.of(requirement, o.requirement));
             return new Shape(r, first.union(o.first), last.union(o.last), nullable || o.nullable,
-                             new Prefix(prefix, false).or(new Prefix(o.prefix, false)).masks());
+                             new Prefix(prefix, false).or(new Prefix(o.prefix, false)).masks(), eitherNeed(need, o.need));
         }
 
         @Override
         public String toString() {
             return "Shape[requirement=" + requirement + ", first=" + first + ", last=" + last + ", nullable=" + nullable
-                   + ", prefix=" + Arrays.toString(prefix) + "]";
+                   + ", prefix=" + Arrays.toString(prefix) + ", need=" + need + "]";
         }
     }
 
@@ -153,19 +170,27 @@ final class RegexLiterals {
         final CharMask first;
         final CharMask last;
         final Prefix prefix;
+        /** A set of which every match holds a character (null: none known); always null when the node can be empty. */
+        final CharMask need;
 
         Info(Set<String> exact, Requirement match, boolean nullable, CharMask first, CharMask last, Prefix prefix) {
+            this(exact, match, nullable, first, last, prefix, null);
+        }
+
+        Info(Set<String> exact, Requirement match, boolean nullable, CharMask first, CharMask last, Prefix prefix,
+             CharMask need) {
             this.exact = exact;
             this.match = match;
             this.nullable = nullable;
             this.first = first;
             this.last = last;
             this.prefix = prefix;
+            this.need = nullable || need == null || need.isAny() ? null : need;
         }
 
         /** One character of a set, nothing known of which exactly. */
         static Info oneOf(CharMask chars) {
-            return new Info(null, null, false, chars, chars, Prefix.one(chars));
+            return new Info(null, null, false, chars, chars, Prefix.one(chars), chars);
         }
 
         /** Matches only the empty string (anchors, flag groups). */
@@ -179,7 +204,7 @@ final class RegexLiterals {
 
         /** The same shape with the strings forgotten and this requirement instead. */
         Info withMatch(Requirement r, boolean canBeEmpty, Prefix start) {
-            return new Info(null, r, canBeEmpty, first, last, start);
+            return new Info(null, r, canBeEmpty, first, last, start, need);
         }
     }
 
@@ -221,7 +246,7 @@ final class RegexLiterals {
             if (reader.pos != pattern.length()) {
                 return Shape.UNKNOWN;
             }
-            return new Shape(info.requirement(), info.first, info.last, info.nullable, info.prefix.masks());
+            return new Shape(info.requirement(), info.first, info.last, info.nullable, info.prefix.masks(), info.need);
         } catch (Unsure | IndexOutOfBoundsException | NumberFormatException e) {
             return Shape.UNKNOWN;
         }
@@ -248,9 +273,11 @@ final class RegexLiterals {
         CharMask first = CharMask.NONE;
         CharMask last = CharMask.NONE;
         Prefix prefix = Prefix.EMPTY;
+        CharMask need = null;
         while (pos < pattern.length() && pattern.charAt(pos) != '|' && pattern.charAt(pos) != ')') {
             Info part = repetition();
             prefix = prefix.then(part.prefix);
+            need = narrower(need, part.need);
             if (nullable) {
                 first = first.union(part.first);
             }
@@ -278,9 +305,9 @@ final class RegexLiterals {
             exact = false;
         }
         if (exact) {
-            return new Info(run, null, nullable, first, last, prefix);
+            return new Info(run, null, nullable, first, last, prefix, need);
         }
-        return new Info(null, run == null ? required : all(required, anyOf(run)), nullable, first, last, prefix);
+        return new Info(null, run == null ? required : all(required, anyOf(run)), nullable, first, last, prefix, need);
     }
 
     private Info repetition() {
@@ -389,7 +416,7 @@ final class RegexLiterals {
         }
         int folded = LiteralMatcher.fold(c);
         CharMask mask = CharMask.of(folded);
-        return new Info(strings(String.valueOf((char) folded)), null, false, mask, mask, Prefix.one(mask));
+        return new Info(strings(String.valueOf((char) folded)), null, false, mask, mask, Prefix.one(mask), mask);
     }
 
     private Info group() {
@@ -523,7 +550,7 @@ final class RegexLiterals {
             s.add(String.valueOf(x));
         }
         // a folded ASCII letter stands for both cases: the folded value meets it either way
-        return new Info(s, null, false, mask, mask, Prefix.one(mask));
+        return new Info(s, null, false, mask, mask, Prefix.one(mask), mask);
     }
 
     /** The set of a class escape (\d, \w, \s and their negations) at pos, consumed; null when there is none. */
@@ -591,15 +618,16 @@ final class RegexLiterals {
         CharMask first = a.first.union(b.first);
         CharMask last = a.last.union(b.last);
         Prefix prefix = a.prefix.or(b.prefix);
+        CharMask need = eitherNeed(a.need, b.need);
         if (a.exact != null && b.exact != null && a.exact.size() + b.exact.size() <= MAX_EXACT) {
             Set<String> s = new LinkedHashSet<>(a.exact);
             s.addAll(b.exact);
-            return new Info(s, null, nullable, first, last, prefix);
+            return new Info(s, null, nullable, first, last, prefix, need);
         }
         Requirement x = a.requirement();
         Requirement y = b.requirement();
         if (x == null || y == null) {
-            return new Info(null, null, nullable, first, last, prefix);
+            return new Info(null, null, nullable, first, last, prefix, need);
         }
         List<Requirement> parts = new ArrayList<>();
         for (Requirement r : List.of(x, y)) {
@@ -609,7 +637,7 @@ final class RegexLiterals {
                 parts.add(r);
             }
         }
-        return new Info(null, new Or(parts), nullable, first, last, prefix);
+        return new Info(null, new Or(parts), nullable, first, last, prefix, need);
     }
 
     private static Requirement all(Requirement x, Requirement y) {
@@ -628,5 +656,21 @@ final class RegexLiterals {
             }
         }
         return new And(parts);
+    }
+
+    /** Of two sets a match must each hold a character of, the one with fewer characters (either may be null). */
+    private static CharMask narrower(CharMask a, CharMask b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return b.size() < a.size() ? b : a;
+    }
+
+    /** What a match of either of two nodes must hold: a character of both sets together; nothing when one has none. */
+    private static CharMask eitherNeed(CharMask a, CharMask b) {
+        return a == null || b == null ? null : a.union(b);
     }
 }

@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * As RLIKE matches the whole value, a candidate must also start and end with a character its pattern can start and
  * end with, and its first characters must be in the sets every match has at those positions
  * ({@link RegexLiterals.Shape#prefix()}); patterns that require no literal (or only one-character literals, which
- * nearly every value holds) are found by the value's first character and those sets alone, and counted
- * ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
+ * nearly every value holds) are found by the value's first character and those sets alone, and must find a
+ * character of the set every match holds one of ({@link RegexLiterals.Shape#need()}: a digit for
+ * {@code .*[0-9]{2}.*}); they are counted ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
  * RLIKE matches such a value. Candidates are still tested with their full filter by the caller.
  *
  * <p>Literals stay in the automaton after their queries leave, so a query that ends and is submitted again does not
@@ -57,6 +58,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final long[] startLow;
         final long[] startHigh;
         final boolean[] startOther;
+        /** {@link RegexLiterals.Shape#need()} as bits; {@code hasNeed} false when there is none. */
+        final boolean hasNeed;
+        final long needLow;
+        final long needHigh;
+        final boolean needOther;
         long stamp = -1;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
@@ -80,6 +86,24 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 startHigh[i] = prefix[i].high();
                 startOther[i] = prefix[i].other();
             }
+            CharMask need = shape.need();
+            hasNeed = need != null;
+            needLow = hasNeed ? need.low() : 0L;
+            needHigh = hasNeed ? need.high() : 0L;
+            needOther = hasNeed && need.other();
+        }
+
+        /** {@link RegexLiterals.Shape#holdsNeed}: the value holds a character every match holds one of. */
+        boolean holdsNeed(CharSequence text) {
+            if (!hasNeed) {
+                return true;
+            }
+            for (int i = 0, n = text.length(); i < n; i++) {
+                if (CharMask.contains(needLow, needHigh, needOther, LiteralMatcher.fold(text.charAt(i)))) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** {@link RegexLiterals.Shape#admits} of a value that is not empty, by its folded first and last characters. */
@@ -489,7 +513,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                                           boolean decidable, Consumer<Q> visit, Consumer<Q> matched) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
-            if (entry.admits(first, last) && entry.startsRight(text)) {
+            if (entry.admits(first, last) && entry.startsRight(text) && entry.holdsNeed(text)) {
                 decide(entry, text, decidable, visit, matched);
             }
         }

@@ -222,6 +222,12 @@ class RegexLiteralsPropertyTest {
         assertTrue(RegexLiterals.shape(".{2}x").admits("\uD83D\uDE00\uD83D\uDE00x"), "a dot can be two UTF-16 units");
         assertTrue(RegexLiterals.shape("a+b").admits("aaab"));
         assertFalse(RegexLiterals.shape("a{2}b").admits("abb"));
+        RegexLiterals.Shape twoDigits = RegexLiterals.shape(".*[0-9]{2}.*");
+        assertFalse(twoDigits.admits("bazo"), "no digit: no match");
+        assertTrue(twoDigits.admits("zw1c69"));
+        assertFalse(RegexLiterals.shape(".*(\\d|_)x?").admits("abc"), "a digit or an underscore");
+        assertTrue(RegexLiterals.shape(".*(\\d|_)x?").admits("ab_"));
+        assertTrue(RegexLiterals.shape(".*[0-9]*").admits("abc"), "a starred class needs nothing");
         RegexLiterals.Shape prefix = RegexLiterals.shape("(?i)Ba.*[xz]");
         assertTrue(prefix.admits("bAnjx"));
         assertFalse(prefix.admits("abaz"));
