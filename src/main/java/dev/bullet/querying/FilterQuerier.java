@@ -30,6 +30,11 @@ public final class FilterQuerier {
     private final Projector projector;
     private final Aggregator aggregator;
     private final boolean raw;
+    /** The query's window, and a RAW query's size, held here: they are read for every record the query meets. */
+    private final Window window;
+    private final int rawSize;
+    /** A RAW query without a window: done once it matched {@link #rawSize} records. */
+    private final boolean endsAtSize;
     private final boolean injectTimestamp;
     private final String timestampKey;
     /** RAW with a projection and nothing injected: a matched record is kept as its projection's JSON. */
@@ -47,6 +52,9 @@ public final class FilterQuerier {
         this.predicate = Predicates.compile(query.filter());
         this.projector = new Projector(query.projection());
         this.raw = query.isRaw();
+        this.window = query.window();
+        this.rawSize = query.aggregation().size();
+        this.endsAtSize = raw && window == null;
         // RAW: rawHasRoom() caps records per query or per time window; the partial itself must not, or records of a
         // new window (or of a sliding window) consumed before the previous partial was taken would be dropped
         this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
@@ -103,8 +111,7 @@ public final class FilterQuerier {
     }
 
     private boolean rawHasRoom(long now) {
-        Window window = query.window();
-        int size = query.aggregation().size();
+        int size = rawSize;
         if (window == null) {
             return rawMatched < size;
         }
@@ -121,7 +128,7 @@ public final class FilterQuerier {
 
     /** Whether a RAW query without a window has matched all it needs: nothing more to consume. */
     public boolean isSatisfied() {
-        return raw && query.window() == null && rawMatched >= query.aggregation().size();
+        return endsAtSize && rawMatched >= rawSize;
     }
 
     public boolean hasPartial() {
