@@ -133,6 +133,7 @@ class RestServiceIT {
         String query = "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"" + wanted
                        + "\"]}],\"aggregation\":{\"type\":\"LIMIT\",\"size\":2},\"duration\":60000}";
         CompletableFuture<HttpResponse<String>> pending = postAsync(server, RestServer.HTTP_QUERY, query);
+        awaitListedMentioning(server, wanted, 1);
         awaitRegistered(server);
         produce("{\"id\":\"" + wanted + "\",\"n\":1}", "{\"id\":\"other\"}", "{\"id\":\"" + wanted + "\",\"n\":2}");
         HttpResponse<String> r = pending.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -192,6 +193,7 @@ class RestServiceIT {
         HttpRequest request = HttpRequest.newBuilder(uri(server, RestServer.HTTP_QUERY)).header("Content-Type", "text/plain")
                                          .POST(HttpRequest.BodyPublishers.ofString(bql)).build();
         CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request, BodyHandlers.ofString());
+        awaitListedMentioning(server, wanted, 1);
         awaitRegistered(server);
         produce("{\"id\":\"other\",\"n\":1}", "{\"id\":\"" + wanted + "\",\"n\":2,\"x\":3}");
         HttpResponse<String> r = pending.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -473,6 +475,7 @@ class RestServiceIT {
         CompletableFuture<HttpResponse<String>> pending = postAsync(server, RestServer.HTTP_QUERY,
                 "{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"" + wanted
                 + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":60000}");
+        awaitListedMentioning(server, wanted, 1);
         awaitRegistered(server);
         String deep = "{\"id\":".repeat(50_000) + "1" + "}".repeat(50_000);
         firehose.send(new ProducerRecord<>(topic, deep.getBytes(StandardCharsets.UTF_8)));
@@ -511,6 +514,7 @@ class RestServiceIT {
                 "{\"filters\":[{\"field\":\"n\",\"operation\":\">\",\"values\":[\"NaN\",\"0\"]},{\"field\":\"id\","
                 + "\"operation\":\"==\",\"values\":[\"" + wanted + "\"]}],\"aggregation\":{\"type\":\"RAW\",\"size\":3},"
                 + "\"duration\":60000}");
+        awaitListedMentioning(server, wanted, 2);
         awaitRegistered(server);
         produce("{\"id\":\"" + wanted + "\",\"n\":1}", "{\"id\":\"" + wanted + "\",\"n\":2.5}",
                 "{\"id\":\"" + wanted + "\",\"n\":3}");
@@ -564,6 +568,16 @@ class RestServiceIT {
             }
         }
         fail("queries never reached the Filter tasks");
+    }
+
+    /**
+     * Waits until the service lists {@code count} running queries whose entry mentions {@code text} (a fresh id in
+     * their filter): an asynchronous request may still be on its way when the next one is sent, and a probe that
+     * overtakes it would find the Filter tasks ready before this query reached them.
+     */
+    private void awaitListedMentioning(RestServer via, String text, int count) {
+        awaitCondition(() -> listed(via).stream().filter(q -> JsonCodec.toJson(q).contains(text)).count() >= count,
+                       DEADLINE, count + " queries mentioning " + text + " never listed");
     }
 
     private Map<String, Object> awaitListed(RestServer via, String query) {
