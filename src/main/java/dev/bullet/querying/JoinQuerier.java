@@ -7,6 +7,7 @@ import dev.bullet.query.Window;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.JsonCodec;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,7 +148,7 @@ public final class JoinQuerier {
         }
         RawAggregator raw = (RawAggregator) aggregator;
         // rows are kept as their JSON, cut from the partial, and decoded only when a result is built
-        for (byte[] record : dev.bullet.record.JsonCodec.objects(partial, Integer.MAX_VALUE)) {
+        for (byte[] record : JsonCodec.objects(partial, Integer.MAX_VALUE)) {
             raw.addJson(record);
             if (window == null && raw.isFull()) {
                 out.add(finish(now));

@@ -95,11 +95,6 @@ final class SketchKeys {
         return key;
     }
 
-    /** {@link #keyOf(Fields, Record)} for fields not looked up beforehand. */
-    static String keyOf(List<NamedField> fields, Record record) {
-        return keyOf(fields(fields), record);
-    }
-
     private static String makeKey(List<NamedField> fields, Record record) {
         StringBuilder sb = new StringBuilder(16 * fields.size() + 2).append('[');
         for (int i = 0, n = fields.size(); i < n; i++) {

@@ -28,18 +28,18 @@ class SketchKeysTest {
         List<NamedField> byAB = List.of(NamedField.of("a", "x"), NamedField.of("b", "y"));
         Record one = record("{\"a\":\"1\",\"b\":2}");
         Record two = record("{\"a\":\"1\",\"b\":3}");
-        String key = SketchKeys.keyOf(byA, one);
+        String key = SketchKeys.keyOf(SketchKeys.fields(byA), one);
         assertEquals("[\"1\"]", key);
-        assertSame(key, SketchKeys.keyOf(byAOtherAlias, one), "same paths, same record: one key");
-        assertEquals("[2]", SketchKeys.keyOf(byB, one));
-        assertEquals("[\"1\",2]", SketchKeys.keyOf(byAB, one));
-        assertEquals("[\"1\",3]", SketchKeys.keyOf(byAB, two));
+        assertSame(key, SketchKeys.keyOf(SketchKeys.fields(byAOtherAlias), one), "same paths, same record: one key");
+        assertEquals("[2]", SketchKeys.keyOf(SketchKeys.fields(byB), one));
+        assertEquals("[\"1\",2]", SketchKeys.keyOf(SketchKeys.fields(byAB), one));
+        assertEquals("[\"1\",3]", SketchKeys.keyOf(SketchKeys.fields(byAB), two));
         for (int i = 0; i < 20; i++) { // more records than the memory holds: every key still right
             Record r = record("{\"a\":" + i + ",\"b\":[" + i + "]}");
-            assertEquals("[" + i + "]", SketchKeys.keyOf(byA, r));
-            assertEquals("[\"[" + i + "]\"]", SketchKeys.keyOf(byB, r));
+            assertEquals("[" + i + "]", SketchKeys.keyOf(SketchKeys.fields(byA), r));
+            assertEquals("[\"[" + i + "]\"]", SketchKeys.keyOf(SketchKeys.fields(byB), r));
         }
-        assertEquals("[\"1\",2]", SketchKeys.keyOf(byAB, one));
+        assertEquals("[\"1\",2]", SketchKeys.keyOf(SketchKeys.fields(byAB), one));
     }
 
     @Test
