@@ -189,9 +189,22 @@ public final class KafkaPubSub {
                     }
                 }
             }
-            TopicDescription response = admin.describeTopics(List.of(config.responseTopic()),
-                    new DescribeTopicsOptions().timeoutMs(timeoutMs))
-                .allTopicNames().get(waitMs, TimeUnit.MILLISECONDS).get(config.responseTopic());
+            TopicDescription response = null;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+            while (response == null) {
+                try {
+                    response = admin.describeTopics(List.of(config.responseTopic()),
+                            new DescribeTopicsOptions().timeoutMs(timeoutMs))
+                        .allTopicNames().get(waitMs, TimeUnit.MILLISECONDS).get(config.responseTopic());
+                } catch (ExecutionException e) {
+                    // a topic created a moment ago may not be in the broker's metadata yet: ask again until the deadline
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
             int actual = response.partitions().size();
             if (actual < config.responsePartitions()) {
                 throw new PubSubException("response topic " + config.responseTopic() + where + " has " + actual
