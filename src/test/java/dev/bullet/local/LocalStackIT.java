@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -75,10 +77,12 @@ class LocalStackIT {
         which("curl");
         which("jq");
         int kafkaPort = freePortPair();
-        int restPort = freePort();
+        // --port 0: the REST server binds an ephemeral port and the ready line names it. A port picked free here
+        // could be taken by the stack's own Kafka and Storm connections before the REST server binds it.
         Path log = REPO.resolve("target").resolve("local-stack-it.log");
+        int restPort = -1;
         Process stack = new ProcessBuilder("scripts/bullet-local.sh", "--kafka-port", String.valueOf(kafkaPort),
-                                           "--port", String.valueOf(restPort), "--no-generator")
+                                           "--port", "0", "--no-generator")
                 .directory(REPO.toFile())
                 .redirectError(log.toFile())
                 .start();
@@ -112,9 +116,14 @@ class LocalStackIT {
                      + "\nstderr tail: " + tail(log));
                 return;
             }
-            String url = "http://127.0.0.1:" + restPort;
             String bootstrap = "127.0.0.1:" + kafkaPort;
-            assertEquals(LocalMain.READY_MARKER + " rest=" + url + " kafka=" + bootstrap, line);
+            Matcher marker = Pattern.compile(Pattern.quote(LocalMain.READY_MARKER)
+                                            + " rest=(http://127\\.0\\.0\\.1:([0-9]+)) kafka=(.*)").matcher(line);
+            assertTrue(marker.matches(), line);
+            assertEquals(bootstrap, marker.group(3), line);
+            String url = marker.group(1);
+            restPort = Integer.parseInt(marker.group(2));
+            assertTrue(restPort > 0, line);
             assertTrue(printed(printed).contains("curl -s -X POST " + url + "/api/bullet/queries/http-query"),
                        "prints an example curl: " + printed(printed));
 
