@@ -48,6 +48,70 @@ class WakeupsTest {
         executor.join(10_000);
     }
 
+    /** A waiter registered on a thread of this name (as Storm names executor threads). */
+    private static Wakeups.Waiter waiterOf(String threadName) throws Exception {
+        AtomicReference<Wakeups.Waiter> waiter = new AtomicReference<>();
+        Thread t = new Thread(() -> waiter.set(Wakeups.register()), threadName);
+        t.start();
+        t.join(10_000);
+        return waiter.get();
+    }
+
+    @Test
+    void anEmitWakesTheExecutorsOfItsTasksAndTheAckersNotTheOthers() throws Exception {
+        Wakeups.Waiter join = waiterOf("Thread-12-join-bolt-executor[7, 8]");
+        Wakeups.Waiter filter = waiterOf("Thread-9-filter-bolt-executor[3, 3]");
+        Wakeups.Waiter acker = waiterOf("Thread-4-__acker-executor[1, 1]");
+        Wakeups.Waiter system = waiterOf("Thread-2-__system-executor[-1, -1]");
+        Wakeups.Waiter unknown = waiterOf("some-pool-thread-3");
+        assertTrue(join.wokenBy(List.of(7)) && join.wokenBy(List.of(3, 8)) && join.runs(8));
+        assertFalse(join.wokenBy(List.of(3)) || join.wokenBy(List.of(6, 9)) || join.wokenBy(List.of()));
+        assertTrue(filter.wokenBy(List.of(3)));
+        assertFalse(filter.wokenBy(List.of(7)) || system.wokenBy(List.of(3, 7)));
+        assertTrue(acker.wokenBy(List.of(3)) && acker.wokenBy(List.of()), "every emit and ack reaches an acker");
+        assertTrue(unknown.wokenBy(List.of(3)) && unknown.wokenBy(List.of()), "tasks unknown: woken by every signal");
+    }
+
+    @Test
+    void aSignalToItsTaskWakesAParkedExecutorAndOneToAnotherTaskDoesNot() throws Exception {
+        AtomicReference<Wakeups.Waiter> waiter = new AtomicReference<>();
+        List<Long> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread executor = new Thread(() -> {
+            Wakeups.Waiter w = Wakeups.register();
+            waiter.set(w);
+            while (wakes.size() < 2) {
+                if (w.await(LONG_PARK)) {
+                    wakes.add(System.nanoTime());
+                }
+            }
+        }, "Thread-31-result-bolt-executor[41, 41]");
+        executor.setDaemon(true);
+        executor.start();
+        awaitParked(waiter, executor);
+        Wakeups.signal(List.of(40)); // another task's tuple: it stays parked
+        Wakeups.signal(40);
+        Wakeups.signalAckers();
+        Wakeups.signal(List.of(41));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (wakes.isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "the signal to its task did not wake it");
+            Thread.onSpinWait();
+        }
+        awaitParked(waiter, executor);
+        assertEquals(1, wakes.size(), "woken by a signal to another task");
+        Wakeups.signal(41);
+        executor.join(10_000);
+        assertEquals(2, wakes.size(), "a direct emit to its task wakes it");
+    }
+
+    private static void awaitParked(AtomicReference<Wakeups.Waiter> waiter, Thread executor) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (waiter.get() == null || !waiter.get().parked() || executor.getState() != Thread.State.TIMED_WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the executor thread never parked");
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     void aSignalBetweenLookingAtTheQueueAndParkingIsNotLost() {
         Wakeups.Waiter waiter = Wakeups.register();
