@@ -6,10 +6,12 @@ import dev.bullet.query.Window;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.MapRecord;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -37,8 +39,12 @@ public final class FilterQuerier {
     private final boolean endsAtSize;
     private final boolean injectTimestamp;
     private final String timestampKey;
-    /** RAW with a projection and nothing injected: a matched record is kept as its projection's JSON. */
+    /** {@code "key":} of the injected timestamp, as JSON bytes. */
+    private final byte[] timestampMember;
+    /** RAW with a projection written from a record's bytes: a matched record is kept as its projection's JSON. */
     private final boolean writesJson;
+    /** RAW without a projection: a matched record is kept as its bytes. */
+    private final boolean keepsRecord;
     private long rawMatched;
     private long rawWindow;
     private boolean pendingFlush;
@@ -60,7 +66,9 @@ public final class FilterQuerier {
         this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
         this.injectTimestamp = raw && settings.injectTimestamp();
         this.timestampKey = settings.timestampKey();
-        this.writesJson = raw && !injectTimestamp && query.projection() != null && projector.writesJson();
+        this.timestampMember = (JsonCodec.toJson(timestampKey) + ":").getBytes(StandardCharsets.UTF_8);
+        this.writesJson = raw && query.projection() != null && projector.writesJson();
+        this.keepsRecord = raw && query.projection() == null;
     }
 
     static long saturatedAdd(long a, long b) {
@@ -97,8 +105,12 @@ public final class FilterQuerier {
             }
             rawMatched++;
         }
-        if (writesJson && record instanceof LazyRecord) { // a projected RAW record goes straight to its JSON
-            ((RawAggregator) aggregator).addJson(projector.json((LazyRecord) record));
+        if ((writesJson || keepsRecord && injectTimestamp) && record instanceof LazyRecord) {
+            // a projected RAW record goes straight to its JSON, a timestamp is added to the JSON: nothing decoded
+            LazyRecord lazy = (LazyRecord) record;
+            byte[] json = writesJson ? projector.json(lazy) : lazy.rawJson();
+            ((RawAggregator) aggregator).addJson(injectTimestamp ? JsonCodec.withMember(json, timestampMember, now)
+                                                                 : json);
             return;
         }
         Record projected = projector.project(record);

@@ -30,6 +30,46 @@ public final class JsonCodec {
         return GSON.toJson(value);
     }
 
+    /**
+     * A JSON object's bytes with one more member at its end: {@code member} is the name and colon as JSON
+     * ({@code "key":}), followed by {@code value}. When the object has that name already, the copy holds it twice; a
+     * reader that keeps the first position and the last value (as {@link #parse} does) reads what putting the value
+     * in the decoded map gives. Whitespace around the object is dropped.
+     *
+     * @throws IllegalArgumentException when {@code object} is not one JSON object
+     */
+    public static byte[] withMember(byte[] object, byte[] member, long value) {
+        int start = 0;
+        int close = object.length - 1;
+        while (start < close && RawJson.isSpace(object[start])) {
+            start++;
+        }
+        while (close > start && RawJson.isSpace(object[close])) {
+            close--;
+        }
+        if (start >= close || object[start] != '{' || object[close] != '}') {
+            throw new IllegalArgumentException("not a JSON object");
+        }
+        int first = start + 1;
+        while (first < close && RawJson.isSpace(object[first])) {
+            first++;
+        }
+        boolean empty = first == close;
+        byte[] number = Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        int head = close - start;
+        byte[] out = new byte[head + (empty ? 0 : 1) + member.length + number.length + 1];
+        System.arraycopy(object, start, out, 0, head);
+        int at = head;
+        if (!empty) {
+            out[at++] = ',';
+        }
+        System.arraycopy(member, 0, out, at, member.length);
+        at += member.length;
+        System.arraycopy(number, 0, out, at, number.length);
+        out[at + number.length] = '}';
+        return out;
+    }
+
     @SuppressWarnings("unchecked")
     public static List<Map<String, Object>> parseRecords(String json) {
         return (List<Map<String, Object>>) (List<?>) parseList(json);

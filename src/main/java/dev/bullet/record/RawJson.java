@@ -30,6 +30,10 @@ final class RawJson {
         return false;
     }
 
+    static boolean isSpace(byte b) {
+        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+    }
+
     static int skipSpace(byte[] data, int i) {
         while (true) {
             byte b = data[i];

@@ -1,12 +1,19 @@
 package dev.bullet.querying;
 
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.SettingsTable;
 import dev.bullet.query.Query;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.JsonCodec;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -106,6 +113,38 @@ class FilterQuerierTest {
         FilterQuerier f = filter("{\"projection\": {\"fields\": {\"id\": \"id\"}}}", settings);
         f.consume(Records.of("id", "a", "x", 1L).build(), START + 42);
         assertEquals(List.of(mapOf("id", "a", "bullet_project_timestamp", START + 42)), rawPartial(f));
+    }
+
+    /**
+     * A record read lazily gets its timestamp added to its bytes (nothing decoded); the partial must read back exactly
+     * as when the record is decoded and the timestamp put in its map: a key it has already keeps its place and takes
+     * the timestamp, whitespace goes, an empty record gets only the timestamp, a key that needs escaping is escaped.
+     */
+    @Test
+    void aTimestampInjectedIntoARecordsBytesReadsBackAsInjectedIntoItsMap() {
+        String[] records = {"{\"id\":\"a\",\"n\":1.50,\"m\":{\"k\":[1,2]}}", "  {\"id\" : \"b\" }\n", "{}", " { } ",
+                            "{\"ts\":5,\"id\":\"c\"}", "{\"t\\\"s\":5,\"id\":\"d\",\"ts\":null}",
+                            "{\"id\":\"\u00e9\\u0041\",\"big\":123456789012345678901234567890}"};
+        String[] queries = {"{}", "{\"projection\": {\"fields\": {\"id\": \"id\", \"m.k\": \"k\"}}}",
+                            "{\"projection\": {\"fields\": {\"ts\": \"ts\"}}}"};
+        RecordDecoder decoder = new RecordDecoder();
+        for (String key : new String[] {"ts", "t\"s", "bullet_project_timestamp"}) {
+            QuerySettings settings = QuerySettings.from(BulletSettings.load(null, Map.of(
+                    SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true, SettingsTable.RECORD_INJECT_TIMESTAMP_KEY, key)));
+            for (String query : queries) {
+                for (String json : records) {
+                    Record lazy = decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+                    assertTrue(lazy instanceof LazyRecord || json.contains("\\"), "read lazily: " + json);
+                    FilterQuerier fromBytes = filter(query, settings);
+                    FilterQuerier fromMap = filter(query, settings);
+                    fromBytes.consume(lazy, START + 7);
+                    fromMap.consume(RecordDecoder.decodeEagerly(json), START + 7);
+                    String expected = JsonCodec.toJson(rawPartial(fromMap)); // key order counts
+                    assertEquals(expected, JsonCodec.toJson(rawPartial(fromBytes)), key + " " + query + " " + json);
+                    assertTrue(expected.contains(JsonCodec.toJson(key) + ":" + (START + 7)), expected);
+                }
+            }
+        }
     }
 
     @Test
