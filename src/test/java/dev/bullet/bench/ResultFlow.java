@@ -5,7 +5,10 @@ import dev.bullet.pubsub.KafkaPubSubFactory;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
+import dev.bullet.record.FieldPath;
 import dev.bullet.record.JsonCodec;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.TopologyHarness;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -16,7 +19,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -24,7 +31,9 @@ import java.util.function.Function;
  * A workload of queries kept running through the real query path, with their results read as a client reads them:
  * the pipeline benchmarks' "results flowing" side. Each query of the workload is submitted (cycling through the list
  * to reach N); a query that completes (a RAW that found its records, a duration that ended) is submitted again at
- * once, so N stay running. One thread reads every result from the response topic, counts results and bytes, and
+ * once, so N stay running (by a second thread: a send waits for the broker, and the reader must not wait behind it,
+ * or results would queue in Kafka and their arrival be measured late). One thread reads every result from the
+ * response topic, counts results and bytes, and
  * for the RAW records that carry the load generator's intended send time ({@link #SENT_FIELD}, appended by
  * {@link #stamp}) records produce → filtered (the Filter's injected match time) and produce → result arrival (of
  * the record that completed the result), in ms.
@@ -39,6 +48,8 @@ final class ResultFlow implements AutoCloseable {
     static final int PARTITION = TopologyHarness.REPLY_PARTITION + 1;
     private static final byte[] SENT_PREFIX = (",\"" + SENT_FIELD + "\":").getBytes(StandardCharsets.US_ASCII);
     private static final long MAX_MS = Duration.ofHours(1).toMillis();
+    private static final RecordDecoder DECODER = new RecordDecoder();
+    private static final FieldPath RECORDS = FieldPath.of("records");
 
     private final TopologyHarness stack;
     private final List<String> workload;
@@ -51,6 +62,9 @@ final class ResultFlow implements AutoCloseable {
     private final AtomicLong restarts = new AtomicLong();
     private final Subscriber subscriber;
     private final Thread reader;
+    /** Queries to submit again, in the order they completed; the restarter sends them. */
+    private final BlockingQueue<String> toRestart = new LinkedBlockingQueue<>();
+    private final Thread restarter;
     private volatile boolean stopped;
     private int next;
 
@@ -66,6 +80,9 @@ final class ResultFlow implements AutoCloseable {
         this.reader = new Thread(this::readLoop, "bench-result-reader");
         this.reader.setDaemon(true);
         this.reader.start();
+        this.restarter = new Thread(this::restartLoop, "bench-restarter");
+        this.restarter.setDaemon(true);
+        this.restarter.start();
     }
 
     /** {@code record} (a JSON object's bytes) with {@link #SENT_FIELD} set to {@code sentMs} as its last field. */
@@ -108,7 +125,9 @@ final class ResultFlow implements AutoCloseable {
         if (payload == null || !payload.contains(SENT_FIELD)) {
             return;
         }
-        Object records = JsonCodec.parseMap(payload).get("records");
+        // read in place: only two numbers of each record are needed, and the reader shares the cores with the pipeline
+        Record result = DECODER.decode(payload.getBytes(StandardCharsets.UTF_8));
+        Object records = result != null ? result.get(RECORDS) : JsonCodec.parseMap(payload).get("records");
         if (!(records instanceof List<?> list)) {
             return;
         }
@@ -164,9 +183,33 @@ final class ResultFlow implements AutoCloseable {
                 if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
                     String query = running.remove(m.id());
                     if (query != null && !stopped) {
-                        running.put(stack.submit(query, PARTITION), query);
-                        restarts.incrementAndGet();
+                        toRestart.add(query);
                     }
+                }
+            }
+        }
+    }
+
+    private void restartLoop() {
+        while (!stopped) {
+            String query;
+            try {
+                query = toRestart.poll(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (query == null || stopped) {
+                continue;
+            }
+            String id = UUID.randomUUID().toString();
+            running.put(id, query); // before the send: its results may come back before the send returns
+            try {
+                stack.submit(id, query, PARTITION);
+                restarts.incrementAndGet();
+            } catch (RuntimeException e) {
+                running.remove(id);
+                if (!stopped) {
+                    System.err.println("bench: cannot submit a query again: " + e);
                 }
             }
         }
@@ -214,6 +257,7 @@ final class ResultFlow implements AutoCloseable {
         stopped = true;
         try {
             reader.join(5_000);
+            restarter.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

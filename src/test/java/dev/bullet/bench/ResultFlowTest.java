@@ -46,6 +46,13 @@ class ResultFlowTest {
         assertEquals(List.of(4L), filtered);
         assertEquals(List.of(20L), result, "one per result: the newest record, the one that completed it");
 
+        filtered.clear();
+        result.clear();
+        String escaped = "{\"records\":[{\"i\\\"d\":\"\u00e9\",\"bench_sent_ms\":1000,\"ts_f\":1007}],\"meta\":{\"q\":\"a\\nb\"}}";
+        ResultFlow.latencies(escaped, 1030, "ts_f", filtered::add, result::add); // not read in place: decoded
+        assertEquals(List.of(7L), filtered);
+        assertEquals(List.of(30L), result);
+
         List<Long> none = new ArrayList<>();
         ResultFlow.latencies("{\"records\":[{\"s_00\":\"x\",\"COUNT\":3}],\"meta\":{}}", 1030, "ts_f", none::add, none::add);
         ResultFlow.latencies(null, 1030, "ts_f", none::add, none::add);

@@ -101,8 +101,13 @@ public final class TopologyHarness implements AutoCloseable {
      */
     public String submit(String query, int replyPartition) {
         String id = UUID.randomUUID().toString();
-        queries.send(PubSubMessage.query(id, query, replyPartition));
+        submit(id, query, replyPartition);
         return id;
+    }
+
+    /** Sends a query under an id the caller chose (and can look for before the send returns). */
+    public void submit(String id, String query, int replyPartition) {
+        queries.send(PubSubMessage.query(id, query, replyPartition));
     }
 
     public void kill(String id) {
