@@ -120,14 +120,18 @@ public final class Wakeups {
         private Waiter(Thread thread) {
             this.thread = thread;
             Matcher executor = EXECUTOR_THREAD.matcher(thread.getName());
-            if (executor.matches()) {
-                first = Integer.parseInt(executor.group(2));
-                last = Integer.parseInt(executor.group(3));
-                always = Acker.ACKER_COMPONENT_ID.equals(executor.group(1));
-            } else {
-                first = 0;
-                last = -1;
-                always = true;
+            long[] tasks = executor.matches() ? tasks(executor.group(2), executor.group(3)) : null;
+            first = tasks == null ? 0 : (int) tasks[0];
+            last = tasks == null ? -1 : (int) tasks[1];
+            always = tasks == null || Acker.ACKER_COMPONENT_ID.equals(executor.group(1));
+        }
+
+        /** First and last task of a name's range, or null when they are not ints. */
+        private static long[] tasks(String first, String last) {
+            try {
+                return new long[] {Integer.parseInt(first), Integer.parseInt(last)};
+            } catch (NumberFormatException e) {
+                return null;
             }
         }
 

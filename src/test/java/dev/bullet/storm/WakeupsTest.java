@@ -64,12 +64,14 @@ class WakeupsTest {
         Wakeups.Waiter acker = waiterOf("Thread-4-__acker-executor[1, 1]");
         Wakeups.Waiter system = waiterOf("Thread-2-__system-executor[-1, -1]");
         Wakeups.Waiter unknown = waiterOf("some-pool-thread-3");
+        Wakeups.Waiter huge = waiterOf("Thread-5-x-executor[99999999999, 3]");
         assertTrue(join.wokenBy(List.of(7)) && join.wokenBy(List.of(3, 8)) && join.runs(8));
         assertFalse(join.wokenBy(List.of(3)) || join.wokenBy(List.of(6, 9)) || join.wokenBy(List.of()));
         assertTrue(filter.wokenBy(List.of(3)));
         assertFalse(filter.wokenBy(List.of(7)) || system.wokenBy(List.of(3, 7)));
         assertTrue(acker.wokenBy(List.of(3)) && acker.wokenBy(List.of()), "every emit and ack reaches an acker");
         assertTrue(unknown.wokenBy(List.of(3)) && unknown.wokenBy(List.of()), "tasks unknown: woken by every signal");
+        assertTrue(huge.wokenBy(List.of(7)), "a range that is not ints: tasks unknown");
     }
 
     @Test
