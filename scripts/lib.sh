@@ -1,5 +1,11 @@
+#!/usr/bin/env bash
 # Shared helpers for the scripts in this folder. Source it; do not run it.
 # Resolves the repository from the script's own location, so scripts work from any directory.
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  echo "lib.sh holds helpers the other scripts source; it is not a command. See the README's scripts table." >&2
+  exit 2
+fi
 
 BULLET_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 

@@ -66,7 +66,8 @@ public final class FilterQuerier {
         this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
         this.injectTimestamp = raw && settings.injectTimestamp();
         this.timestampKey = settings.timestampKey();
-        this.timestampMember = (JsonCodec.toJson(timestampKey) + ":").getBytes(StandardCharsets.UTF_8);
+        this.timestampMember = injectTimestamp ? (JsonCodec.toJson(timestampKey) + ":").getBytes(StandardCharsets.UTF_8)
+                                               : null;
         this.writesJson = raw && query.projection() != null && projector.writesJson();
         this.keepsRecord = raw && query.projection() == null;
     }

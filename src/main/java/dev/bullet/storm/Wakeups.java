@@ -67,12 +67,7 @@ public final class Wakeups {
 
     /** Wakes the parked waiters of this task, the ackers and the waiters of unknown tasks. */
     static void signal(int task) {
-        SIGNALS.incrementAndGet();
-        for (Waiter waiter : WAITERS) {
-            if (waiter.parked && (waiter.always || waiter.runs(task))) {
-                LockSupport.unpark(waiter.thread);
-            }
-        }
+        signal(List.of(task));
     }
 
     /** Wakes the parked ackers and the waiters of unknown tasks: an ack or fail went to an acker. */

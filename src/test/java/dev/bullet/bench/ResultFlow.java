@@ -46,7 +46,7 @@ final class ResultFlow implements AutoCloseable {
      * reads (for tests) and would hold every result of a long run. The topology needs {@code PARTITION + 1}.
      */
     static final int PARTITION = TopologyHarness.REPLY_PARTITION + 1;
-    private static final byte[] SENT_PREFIX = (",\"" + SENT_FIELD + "\":").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SENT_MEMBER = ("\"" + SENT_FIELD + "\":").getBytes(StandardCharsets.US_ASCII);
     private static final long MAX_MS = Duration.ofHours(1).toMillis();
     private static final RecordDecoder DECODER = new RecordDecoder();
     private static final FieldPath RECORDS = FieldPath.of("records");
@@ -87,31 +87,7 @@ final class ResultFlow implements AutoCloseable {
 
     /** {@code record} (a JSON object's bytes) with {@link #SENT_FIELD} set to {@code sentMs} as its last field. */
     static byte[] stamp(byte[] record, long sentMs) {
-        int close = record.length - 1;
-        while (close > 0 && record[close] != '}') {
-            close--;
-        }
-        byte[] number = Long.toString(sentMs).getBytes(StandardCharsets.US_ASCII);
-        boolean empty = isEmptyObject(record, close);
-        int prefix = empty ? SENT_PREFIX.length - 1 : SENT_PREFIX.length;
-        byte[] out = new byte[close + prefix + number.length + 1];
-        System.arraycopy(record, 0, out, 0, close);
-        System.arraycopy(SENT_PREFIX, empty ? 1 : 0, out, close, prefix);
-        System.arraycopy(number, 0, out, close + prefix, number.length);
-        out[out.length - 1] = '}';
-        return out;
-    }
-
-    private static boolean isEmptyObject(byte[] record, int close) {
-        for (int i = close - 1; i >= 0; i--) {
-            if (record[i] == '{') {
-                return true;
-            }
-            if (record[i] > ' ') {
-                return false;
-            }
-        }
-        return true;
+        return JsonCodec.withMember(record, SENT_MEMBER, sentMs);
     }
 
     /**
