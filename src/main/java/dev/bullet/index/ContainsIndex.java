@@ -253,7 +253,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             byte first = data[start];
             if (first == '"') {
                 if (!path.bySize.isEmpty()) {
-                    if (!RawBytes.plainAscii(data, start + 1, end - 1)) {
+                    if (!record.plainAscii() && !RawBytes.plainAscii(data, start + 1, end - 1)) {
                         return false;
                     }
                     ClauseIndex.visitAll(path.bySize.get(end - start - 2), visit);
@@ -263,7 +263,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             if (first != '{' && first != '[') {
                 return true;
             }
-            if (!RawBytes.plainAscii(data, start, end)) {
+            if (!record.plainAscii() && !RawBytes.plainAscii(data, start, end)) {
                 return false;
             }
             this.data = data;

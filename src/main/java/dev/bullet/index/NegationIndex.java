@@ -146,7 +146,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             int start = (int) (span >>> 32);
             int end = (int) span;
             if (data[start] == '"') {
-                if (RawBytes.plainAscii(data, start + 1, end - 1)) {
+                if (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1)) {
                     text = probe.set(data, start + 1, end - 1);
                     decides = true;
                 } else {

@@ -473,7 +473,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 if (data[start] == '{' || data[start] == '[') {
                     return;
                 }
-                if (data[start] == '"' && RawBytes.plainAscii(data, start + 1, end - 1)) {
+                if (data[start] == '"' && (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1))) {
                     text = ascii.set(data, start + 1, end - 1);
                 }
             }

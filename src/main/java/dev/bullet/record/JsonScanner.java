@@ -16,8 +16,8 @@ final class JsonScanner {
     /** Slot layout per top-level entry: key hash, key start (the key ends at the next quote: keys have no escapes), value start, value end. */
     static final int SLOT = 4;
     private static final int MAX_DEPTH = 200;
-    /** Per-thread slot table reused across scans; each record gets an exact-size copy. */
-    private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[SLOT * 128]);
+    /** Per-thread scratch reused across scans: the slot table (each record gets an exact-size copy) and flags. */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
@@ -26,6 +26,15 @@ final class JsonScanner {
     private static final long CONTROL = ONES * 0x20;
 
     private JsonScanner() {
+    }
+
+    /** One thread's scratch state of a scan. */
+    private static final class Scratch {
+        int[] slots = new int[SLOT * 128];
+        /** The OR of the strings' bytes read eight at a time: a high bit set means a byte above 0x7F was seen. */
+        long high;
+        /** Whether a backslash (an escape) was seen in a string. */
+        boolean escaped;
     }
 
     /** A {@link LazyRecord} over the message, or {@code null} when the scanner is unsure of it. */
@@ -44,9 +53,13 @@ final class JsonScanner {
         if (i >= n || b[i] != '{') {
             return null;
         }
-        int[] slots = SCRATCH.get();
+        Scratch scratch = SCRATCH.get();
+        scratch.high = 0;
+        scratch.escaped = false;
+        int[] slots = scratch.slots;
         int count = 0;
         i = skipWs(b, i + 1, n);
+        boolean keysAscii = true;
         if (i < n && b[i] == '}') {
             i++;
         } else {
@@ -70,6 +83,7 @@ final class JsonScanner {
                     hash = 31 * hash + c;
                     j++;
                 }
+                keysAscii &= ascii;
                 if (j >= n || !ascii && !wellFormedUtf8(b, keyStart, j)) {
                     // gson reads ill-formed UTF-8 as U+FFFD: such a key is not its raw bytes, let gson decide
                     return null;
@@ -80,13 +94,13 @@ final class JsonScanner {
                     return null;
                 }
                 int valueStart = skipWs(b, i + 1, n);
-                int valueEnd = skipValue(b, valueStart, n, 0, limit);
+                int valueEnd = skipValue(b, valueStart, n, 0, limit, scratch);
                 if (valueEnd < 0) {
                     return null;
                 }
                 if ((count + 1) * SLOT > slots.length) {
                     slots = java.util.Arrays.copyOf(slots, slots.length * 2);
-                    SCRATCH.set(slots);
+                    scratch.slots = slots;
                 }
                 int s = count * SLOT;
                 slots[s] = hash;
@@ -112,7 +126,13 @@ final class JsonScanner {
         if (skipWs(b, i, n) != n) {
             return null;
         }
-        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count, KeyShape.of(slots, count));
+        boolean plain = ascii(keysAscii, scratch);
+        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count, KeyShape.of(slots, count), plain);
+    }
+
+    /** Whether every string of the scanned record, keys included, is ASCII without an escape. */
+    private static boolean ascii(boolean keysAscii, Scratch scratch) {
+        return keysAscii && !scratch.escaped && (scratch.high & HIGH_BITS) == 0;
     }
 
     /**
@@ -180,17 +200,17 @@ final class JsonScanner {
     }
 
     /** The index after the value starting at {@code i}, or -1 when unsure. */
-    private static int skipValue(byte[] b, int i, int n, int depth, int limit) {
+    private static int skipValue(byte[] b, int i, int n, int depth, int limit, Scratch scratch) {
         if (i >= n) {
             return -1;
         }
         switch (b[i]) {
             case '"':
-                return skipString(b, i + 1, n);
+                return skipString(b, i + 1, n, scratch);
             case '{':
-                return depth >= limit ? -1 : skipObject(b, i + 1, n, depth + 1, limit);
+                return depth >= limit ? -1 : skipObject(b, i + 1, n, depth + 1, limit, scratch);
             case '[':
-                return depth >= limit ? -1 : skipArray(b, i + 1, n, depth + 1, limit);
+                return depth >= limit ? -1 : skipArray(b, i + 1, n, depth + 1, limit, scratch);
             case 't':
                 return literal(b, i, n, "true");
             case 'f':
@@ -202,11 +222,16 @@ final class JsonScanner {
         }
     }
 
-    /** After the opening quote: the index after the closing quote, or -1. Eight bytes at a time (SWAR). */
-    static int skipString(byte[] b, int i, int n) {
+    /**
+     * After the opening quote: the index after the closing quote, or -1. Eight bytes at a time (SWAR); notes in the
+     * scratch whether the string holds a byte above 0x7F or an escape.
+     */
+    private static int skipString(byte[] b, int i, int n, Scratch scratch) {
+        long high = 0;
         while (true) {
             while (i + 8 <= n) {
                 long w = (long) LONGS.get(b, i);
+                high |= w;
                 long special = zeroByte(w ^ QUOTES) | zeroByte(w ^ BACKSLASHES) | ((w - CONTROL) & ~w & HIGH_BITS);
                 if (special != 0) {
                     i += Long.numberOfTrailingZeros(special) >>> 3;
@@ -219,12 +244,15 @@ final class JsonScanner {
             }
             int c = b[i] & 0xff;
             if (c == '"') {
+                scratch.high |= high;
                 return i + 1;
             }
             if (c < 0x20) {
                 return -1;
             }
+            high |= c;
             if (c == '\\') {
+                scratch.escaped = true;
                 if (i + 1 >= n) {
                     return -1;
                 }
@@ -256,7 +284,7 @@ final class JsonScanner {
         return (x - ONES) & ~x & HIGH_BITS;
     }
 
-    private static int skipObject(byte[] b, int i, int n, int depth, int limit) {
+    private static int skipObject(byte[] b, int i, int n, int depth, int limit, Scratch scratch) {
         i = skipWs(b, i, n);
         if (i < n && b[i] == '}') {
             return i + 1;
@@ -265,7 +293,7 @@ final class JsonScanner {
             if (i >= n || b[i] != '"') {
                 return -1;
             }
-            i = skipString(b, i + 1, n);
+            i = skipString(b, i + 1, n, scratch);
             if (i < 0) {
                 return -1;
             }
@@ -273,7 +301,7 @@ final class JsonScanner {
             if (i >= n || b[i] != ':') {
                 return -1;
             }
-            i = skipValue(b, skipWs(b, i + 1, n), n, depth, limit);
+            i = skipValue(b, skipWs(b, i + 1, n), n, depth, limit, scratch);
             if (i < 0) {
                 return -1;
             }
@@ -291,13 +319,13 @@ final class JsonScanner {
         }
     }
 
-    private static int skipArray(byte[] b, int i, int n, int depth, int limit) {
+    private static int skipArray(byte[] b, int i, int n, int depth, int limit, Scratch scratch) {
         i = skipWs(b, i, n);
         if (i < n && b[i] == ']') {
             return i + 1;
         }
         while (true) {
-            i = skipValue(b, i, n, depth, limit);
+            i = skipValue(b, i, n, depth, limit, scratch);
             if (i < 0) {
                 return -1;
             }

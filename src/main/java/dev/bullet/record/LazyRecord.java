@@ -24,15 +24,25 @@ public final class LazyRecord implements Record {
     private final int[] slots;
     private final int count;
     private final KeyShape shape;
+    private final boolean plainAscii;
     private transient Object[] values;
     private transient long[] read;
     private transient Map<String, Object> map;
 
-    LazyRecord(byte[] data, int[] slots, int count, KeyShape shape) {
+    LazyRecord(byte[] data, int[] slots, int count, KeyShape shape, boolean plainAscii) {
         this.data = data;
         this.slots = slots;
         this.count = count;
         this.shape = shape;
+        this.plainAscii = plainAscii;
+    }
+
+    /**
+     * Whether every string of the record, keys included, is ASCII without an escape (the scan saw to it): then the
+     * text of any string in {@link #bytes} is exactly its bytes, and {@link RawBytes#plainAscii} holds for it.
+     */
+    public boolean plainAscii() {
+        return plainAscii;
     }
 
     @Override

@@ -106,6 +106,13 @@ class LazyDecodingPropertyTest {
             return;
         }
         assertEquals(eager.asMap() == null, lazy == null, json);
+        if (lazy instanceof LazyRecord) { // plain: no escape and no byte above 0x7F anywhere in the message
+            boolean plain = true;
+            for (byte b : bytes) {
+                plain &= b >= 0 && b != '\\';
+            }
+            assertEquals(plain, ((LazyRecord) lazy).plainAscii(), "plain ASCII of " + json);
+        }
         Record fresh = decoder.decode(bytes);
         if (fresh instanceof LazyRecord) {
             ((LazyRecord) fresh).warm(); // brings the bytes near and changes nothing the reads see
@@ -244,6 +251,23 @@ class LazyDecodingPropertyTest {
                                    "{\"a\\\"b\":1}", "{\"a\":1}{\"b\":2}", "{\"a\":\"unterminated}", "{\"a\":NaN}",
                                    "{\"a\":9223372036854775808}", "{\"a\":-9223372036854775808}", "{\"a\":1.0}")) {
             assertSameAsGson(json);
+        }
+    }
+
+    @Test
+    void aRecordIsPlainAsciiExactlyWhenNoStringHoldsAnEscapeOrAByteAbove0x7f() {
+        // the odd byte (a non-ASCII letter, an escape) at every position of a word, and next to the closing quote
+        List<String> inners = new ArrayList<>(List.of("", "abcdefgh", "abcdefghijklmnopq", "\\\\", "\\\""));
+        for (int at = 0; at <= 17; at++) {
+            inners.add("a".repeat(at) + "\u00e9");
+            inners.add("a".repeat(at) + "\u00e9" + "bcdefghij".substring(0, at % 9));
+            inners.add("a".repeat(at) + "\\n" + "b".repeat(at % 5));
+        }
+        for (String inner : inners) {
+            for (String json : List.of("{\"a\":\"" + inner + "\"}", "{\"m\":{\"k\":[1,\"" + inner + "\"]},\"z\":\"zz\"}",
+                                       "{\"m\":{\"" + inner + "\":true}}", "{\"" + inner + "\":1,\"b\":\"plain text\"}")) {
+                assertSameAsGson(json);
+            }
         }
     }
 
