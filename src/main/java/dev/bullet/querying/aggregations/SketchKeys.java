@@ -3,8 +3,11 @@ package dev.bullet.querying.aggregations;
 import dev.bullet.query.NamedField;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.JsonCodec;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,6 +62,8 @@ final class SketchKeys {
     private static final class Recent {
         Record[] records = new Record[64];
         String[] keys = new String[64];
+        /** The spans of a key's values in the record's bytes, while it is made. */
+        long[] spans = new long[8];
 
         void fit(int id) {
             int size = records.length;
@@ -79,23 +84,29 @@ final class SketchKeys {
      */
     static String keyOf(Fields fields, Record record) {
         int id = fields.id;
-        if (id < 0) {
-            return makeKey(fields.fields, record);
-        }
         Recent recent = RECENT.get();
+        if (id < 0) {
+            return makeKey(fields.fields, record, recent);
+        }
         if (id >= recent.records.length) {
             recent.fit(id);
         }
         if (recent.records[id] == record) {
             return recent.keys[id];
         }
-        String key = makeKey(fields.fields, record);
+        String key = makeKey(fields.fields, record, recent);
         recent.records[id] = record;
         recent.keys[id] = key;
         return key;
     }
 
-    private static String makeKey(List<NamedField> fields, Record record) {
+    private static String makeKey(List<NamedField> fields, Record record, Recent recent) {
+        if (record instanceof LazyRecord) {
+            String key = keyFromBytes(fields, (LazyRecord) record, recent);
+            if (key != null) {
+                return key;
+            }
+        }
         StringBuilder sb = new StringBuilder(16 * fields.size() + 2).append('[');
         for (int i = 0, n = fields.size(); i < n; i++) {
             if (i > 0) {
@@ -110,6 +121,70 @@ final class SketchKeys {
             }
         }
         return sb.append(']').toString();
+    }
+
+    /**
+     * The key cut from the record's bytes when every value is written there as {@link #append} would write it: a
+     * string of plain ASCII (no escape, so no quote or control character inside), an integer of at most 18 digits
+     * other than {@code -0}, {@code true}, {@code false}, or a null or missing value ({@code null}). Null otherwise
+     * (a decimal, a map or a list, an escape...): the key is then made from the decoded values.
+     */
+    private static String keyFromBytes(List<NamedField> fields, LazyRecord record, Recent recent) {
+        int n = fields.size();
+        if (n > recent.spans.length) {
+            recent.spans = new long[Math.max(n, recent.spans.length * 2)];
+        }
+        long[] spans = recent.spans;
+        byte[] data = record.bytes();
+        int length = n + 1; // the brackets and the commas
+        for (int i = 0; i < n; i++) {
+            long span = record.span(fields.get(i).path());
+            if (span == LazyRecord.UNSURE) {
+                return null;
+            }
+            if (span == LazyRecord.MISSING) {
+                length += 4;
+            } else {
+                int start = (int) (span >>> 32);
+                int end = (int) span;
+                byte first = data[start];
+                if (first == '"') {
+                    if (!record.plainAscii() && !RawBytes.plainAscii(data, start + 1, end - 1)) {
+                        return null;
+                    }
+                } else if (first == '-' || first >= '0' && first <= '9') {
+                    if (!RawBytes.plainInteger(data, start, end) || first == '-' && data[start + 1] == '0') {
+                        return null;
+                    }
+                } else if (first != 't' && first != 'f') {
+                    return null;
+                }
+                length += end - start;
+            }
+            spans[i] = span;
+        }
+        byte[] key = new byte[length];
+        int at = 0;
+        key[at++] = '[';
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                key[at++] = ',';
+            }
+            long span = spans[i];
+            if (span == LazyRecord.MISSING) {
+                key[at++] = 'n';
+                key[at++] = 'u';
+                key[at++] = 'l';
+                key[at++] = 'l';
+            } else {
+                int start = (int) (span >>> 32);
+                int end = (int) span;
+                System.arraycopy(data, start, key, at, end - start);
+                at += end - start;
+            }
+        }
+        key[at] = ']';
+        return new String(key, StandardCharsets.ISO_8859_1);
     }
 
     static String key(List<Object> values) {

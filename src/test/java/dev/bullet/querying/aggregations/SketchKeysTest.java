@@ -6,7 +6,9 @@ import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -62,6 +64,46 @@ class SketchKeysTest {
             Record r = record("{\"a\":" + i + ",\"b\":" + (i * 2) + "}");
             assertEquals("[" + i + "]", SketchKeys.keyOf(a, r));
             assertEquals("[" + i + "," + (i * 2) + "]", SketchKeys.keyOf(ab, r));
+        }
+    }
+
+    @Test
+    void aKeyCutFromTheRecordsBytesIsTheKeyOfItsDecodedValues() {
+        String[] values = {"\"plain\"", "\"\"", "\"q\\\"uote\"", "\"back\\\\slash\"", "\"tab\\t\"", "\"\\u0041\"",
+                           "\"\u00e9t\u00e9\"", "\"\u20ac\"", "0", "-0", "7", "-12", "123456789012345678", "1234567890123456789",
+                           "-9223372036854775808", "1.5", "-0.0", "1e3", "1E-2", "true", "false", "null", "{\"k\":1}", "[1,\"a\"]",
+                           "[]", "{}"};
+        String[] keys = {"a", "b", "c.d", "m"};
+        List<List<NamedField>> fieldLists = List.of(
+            List.of(NamedField.of("a", "x")), List.of(NamedField.of("b", "x")), List.of(NamedField.of("m.k", "x")),
+            List.of(NamedField.of("c.d", "x")), List.of(NamedField.of("absent", "x")),
+            List.of(NamedField.of("a", "x"), NamedField.of("b", "y")),
+            List.of(NamedField.of("b", "y"), NamedField.of("absent", "z"), NamedField.of("a", "x")),
+            List.of(NamedField.of("m.k", "x"), NamedField.of("m.0", "y"), NamedField.of("a", "z")));
+        Random random = new Random(20261125);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder json = new StringBuilder("{");
+            for (int k = 0; k < keys.length; k++) {
+                if (random.nextInt(5) == 0) {
+                    continue;
+                }
+                if (json.length() > 1) {
+                    json.append(random.nextBoolean() ? "," : " , ");
+                }
+                String value = keys[k].equals("m") && random.nextBoolean()
+                    ? "{\"k\":" + values[random.nextInt(values.length)] + "}" : values[random.nextInt(values.length)];
+                json.append('"').append(keys[k]).append("\":").append(value);
+            }
+            String text = json.append('}').toString();
+            Record eager = RecordDecoder.decodeEagerly(text);
+            for (List<NamedField> fields : fieldLists) {
+                List<Object> decoded = new ArrayList<>();
+                for (NamedField f : fields) {
+                    decoded.add(SketchKeys.normalize(eager.get(f.path())));
+                }
+                assertEquals(SketchKeys.key(decoded), SketchKeys.keyOf(SketchKeys.fields(fields), record(text)),
+                             fields + " of " + text);
+            }
         }
     }
 }
