@@ -20,7 +20,14 @@ public record Result(List<Map<String, Object>> records, Map<String, Object> meta
         return new Result(List.of(), meta, true);
     }
 
+    /**
+     * The result as JSON: {@code {"records":[...],"meta":{...}}}. Rows held as their canonical JSON ({@link RawRows})
+     * are copied as they are, which is what writing them again would give.
+     */
     public String toJson() {
+        if (records instanceof RawRows) {
+            return "{\"records\":" + ((RawRows) records).json() + ",\"meta\":" + JsonCodec.toJson(meta) + "}";
+        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("records", records);
         out.put("meta", meta);

@@ -4,10 +4,12 @@ import dev.bullet.common.BulletError;
 import dev.bullet.query.Query;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -379,5 +381,51 @@ class JoinQuerierTest {
         Result q = quiet.send(1, rec(1)).tick(1000).results.get(0);
         assertEquals(Map.of(), q.meta());
         assertEquals(List.of(mapOf("i", 1L)), q.records());
+    }
+
+    // -------------------------------------------------------------------------------------- RAW rows as bytes
+
+    /** The result's JSON as writing its rows as maps gives (the way every result was written before rows as bytes). */
+    private static String writtenFromMaps(Result r) {
+        return new Result(new ArrayList<>(r.records()), r.meta(), r.isFinal()).toJson();
+    }
+
+    private static Record decoded(String json) {
+        return new RecordDecoder().decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void rawRowsCarriedAsTheirBytesWriteTheSameResultAsRowsWrittenFromMaps() {
+        String[] rows = {"{\"id\":\"a\",\"n\":1,\"m\":{\"k\":[true,null,\"<&>\"]}}", "{\"id\":\"b\",\"n\":-7}",
+                         "{\"id\":\"c\", \"n\" : 2}", "{\"id\":\"d\",\"n\":-0}", "{\"id\":\"e\",\"n\":1.50}",
+                         "{\"id\":\"f\",\"id\":\"g\"}", "{\"id\":\"h\\u0041\",\"n\":1e400}", "{\"id\":\"\u00e9\"}", "{}"};
+        for (String projection : List.of("", ", \"projection\": {\"fields\": {\"id\": \"who\", \"m.k\": \"list\"}}")) {
+            for (int first = 0; first < rows.length; first++) {
+                Pipeline p = new Pipeline("{\"aggregation\": {\"type\": \"RAW\", \"size\": 2}" + projection
+                                          + ", \"duration\": 10000}");
+                p.send(10, decoded(rows[first]), decoded(rows[(first + 3) % rows.length]));
+                assertEquals(1, p.results.size());
+                Result r = p.results.get(0);
+                assertEquals(writtenFromMaps(r), r.toJson(), "rows " + first + " and " + (first + 3) % rows.length);
+            }
+        }
+        Pipeline plain = new Pipeline("{\"aggregation\": {\"type\": \"RAW\", \"size\": 2}, \"duration\": 10000}");
+        plain.send(10, decoded(rows[0]), decoded(rows[1]));
+        assertTrue(plain.results.get(0).records() instanceof RawRows, "canonical rows travel as their bytes");
+        assertEquals(mapOf("id", "b", "n", -7L), plain.results.get(0).records().get(1));
+        Pipeline spaced = new Pipeline("{\"aggregation\": {\"type\": \"RAW\", \"size\": 2}, \"duration\": 10000}");
+        spaced.send(10, decoded(rows[0]), decoded(rows[2]));
+        assertFalse(spaced.results.get(0).records() instanceof RawRows, "a row with whitespace is written again");
+        assertTrue(spaced.results.get(0).toJson().contains("{\"id\":\"c\",\"n\":2}"));
+    }
+
+    @Test
+    void rawRowsWithAPostAggregationAreWrittenFromMaps() {
+        Pipeline p = new Pipeline("{\"aggregation\": {\"type\": \"RAW\", \"size\": 3}, \"duration\": 10000,"
+                                  + " \"postAggregations\": [{\"type\": \"ORDERBY\", \"fields\": [\"n\"], \"direction\": \"DESC\"}]}");
+        p.send(10, decoded("{\"n\":1}"), decoded("{\"n\":3}"), decoded("{\"n\":2}"));
+        Result r = p.results.get(0);
+        assertFalse(r.records() instanceof RawRows);
+        assertEquals(List.of(mapOf("n", 3L), mapOf("n", 2L), mapOf("n", 1L)), r.records());
     }
 }

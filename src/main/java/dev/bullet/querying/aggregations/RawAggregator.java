@@ -1,5 +1,6 @@
 package dev.bullet.querying.aggregations;
 
+import dev.bullet.record.CanonicalJson;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
@@ -64,6 +65,20 @@ public final class RawAggregator implements Aggregator {
         if (records.size() < capacity) {
             records.addAll(JsonCodec.objects(partial, capacity - records.size()));
         }
+    }
+
+    /**
+     * The records as one JSON array when each is a JSON object in canonical form ({@link CanonicalJson}: what
+     * parsing and writing it again would give), so a result can carry them as they are; null otherwise.
+     */
+    public byte[] canonicalJson() {
+        CanonicalJson check = new CanonicalJson();
+        for (Object r : records) {
+            if (!(r instanceof byte[]) || !check.isCanonicalObject((byte[]) r)) {
+                return null;
+            }
+        }
+        return serialize();
     }
 
     /** Decodes a RAW partial into its records. */
