@@ -244,7 +244,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static Properties brokerConfig(int port, int controllerPort, Path logDir) {
+    /** Most bytes a partition's log keeps (then its oldest segment goes), and the size of a segment. */
+    static final long RETENTION_BYTES = 1L << 30;
+    static final int SEGMENT_BYTES = 128 << 20;
+
+    static Properties brokerConfig(int port, int controllerPort, Path logDir) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
@@ -271,6 +275,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         // threads that wake up for nothing.
         p.put("num.io.threads", "2");
         p.put("num.network.threads", "1");
+        // A bounded log. Bullet reads the firehose forward only (a query sees the records that arrive after it), so
+        // old records serve nothing, and a stack left running at 10,000 records/s writes ~70 GB an hour (a disk
+        // filled this way made the broker stop). Per partition: segments of 128 MiB, the oldest deleted once the log
+        // passes 1 GiB (~50 s of that load: far more than a spout lags and stays healthy) or is an hour old, checked
+        // every 30 s.
+        p.put("log.segment.bytes", String.valueOf(SEGMENT_BYTES));
+        p.put("log.retention.bytes", String.valueOf(RETENTION_BYTES));
+        p.put("log.retention.ms", String.valueOf(TimeUnit.HOURS.toMillis(1)));
+        p.put("log.retention.check.interval.ms", "30000");
         return p;
     }
 
