@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -66,7 +67,9 @@ class ConsoleIT {
 
     private static LocalStack stack;
     private static WebDriver browser;
-    private static Path profile;
+    /** The browser's profile: JUnit deletes it after the class (after {@link #stop}). */
+    @TempDir
+    static Path profile;
 
     @BeforeAll
     static void startStackAndBrowser() throws IOException {
@@ -77,7 +80,6 @@ class ConsoleIT {
         // or Storm's connections before the REST server binds it, half a minute later (a CI run failed on that).
         stack = LocalStack.start(new LocalStack.Options(null, kafkaPort, null, 0, 50),
                                  new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        profile = Files.createTempDirectory("console-it-chromium");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
