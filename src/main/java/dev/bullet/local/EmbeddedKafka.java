@@ -155,7 +155,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public synchronized void close() {
         stop();
         if (ownsDir) {
-            deleteRecursively(dir);
+            deleteDirectory(dir);
         }
     }
 
@@ -330,7 +330,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         return port;
     }
 
-    private static void deleteRecursively(Path root) {
+    /**
+     * Deletes a broker's directory and everything under it (also for a directory a caller owns, e.g. when its run
+     * ends); what cannot be deleted is left and logged.
+     */
+    public static void deleteDirectory(Path root) {
         if (!Files.exists(root)) {
             return;
         }

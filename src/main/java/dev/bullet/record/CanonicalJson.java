@@ -51,11 +51,11 @@ public final class CanonicalJson {
             case '[':
                 return depth >= MAX_DEPTH ? -1 : array(i, depth + 1);
             case 't':
-                return literal(i, "true");
+                return JsonScanner.literal(b, i, b.length, "true");
             case 'f':
-                return literal(i, "false");
+                return JsonScanner.literal(b, i, b.length, "false");
             case 'n':
-                return literal(i, "null");
+                return JsonScanner.literal(b, i, b.length, "null");
             default:
                 return integer(i);
         }
@@ -100,19 +100,6 @@ public final class CanonicalJson {
             return -1;
         }
         return j;
-    }
-
-    private int literal(int i, String word) {
-        int n = word.length();
-        if (i + n > b.length) {
-            return -1;
-        }
-        for (int k = 0; k < n; k++) {
-            if (b[i + k] != word.charAt(k)) {
-                return -1;
-            }
-        }
-        return i + n;
     }
 
     private int array(int i, int depth) {

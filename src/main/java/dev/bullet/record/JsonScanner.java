@@ -343,7 +343,8 @@ final class JsonScanner {
         }
     }
 
-    private static int literal(byte[] b, int i, int n, String word) {
+    /** The index after {@code word} (a JSON literal) at {@code i}, or -1 when the bytes there are not it. */
+    static int literal(byte[] b, int i, int n, String word) {
         int len = word.length();
         if (i + len > n) {
             return -1;

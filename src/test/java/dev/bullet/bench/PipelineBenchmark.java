@@ -3,6 +3,7 @@ package dev.bullet.bench;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.generator.RecordGenerator;
+import dev.bullet.local.EmbeddedKafka;
 import dev.bullet.metrics.MetricPoint;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.testing.TopologyHarness;
@@ -98,7 +99,7 @@ public final class PipelineBenchmark {
         int repeats = Integer.parseInt(o.getOrDefault("--repeats", "3"));
         Path dir = Files.createTempDirectory("bullet-bench-");
         // the broker's log of a run at 10,000 records/s grows by ~20 MB a second: gone when the run ends, however it ends
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), "bench-cleanup"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> EmbeddedKafka.deleteDirectory(dir), "bench-cleanup"));
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put(SettingsTable.METRICS_ENABLE, true);
         overrides.put(SettingsTable.METRICS_BUILT_IN_ENABLE, true);
@@ -150,20 +151,6 @@ public final class PipelineBenchmark {
             plot(mode, result, Path.of(o.get("--png")));
         }
         System.exit(0);
-    }
-
-    /** Deletes a directory and everything under it; what cannot be deleted is left, with a line on stderr. */
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            System.err.println("cannot delete the benchmark's directory " + root + ": " + e);
-        }
     }
 
     private static int[] ints(String csv) {
