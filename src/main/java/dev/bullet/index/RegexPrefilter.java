@@ -63,10 +63,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final long needLow;
         final long needHigh;
         final boolean needOther;
+        /** The patterns of an entry the path's DFA decides ({@link RegexDfa}); null for the others. */
+        final List<String> patterns;
         long stamp = -1;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
+            this(query, formula, shape, whole, entire, null);
+        }
+
+        Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire,
+              List<String> patterns) {
             this.query = query;
+            this.patterns = patterns;
             this.formula = formula;
             this.shape = shape;
             this.whole = whole;
@@ -187,6 +195,16 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final List<Entry<Q>> anyFirst = new ArrayList<>();
         final List<Entry<Q>> unfiltered = new ArrayList<>();
         int entries;
+        /**
+         * The patterns the DFA decides, by id, and the entries that use each: a pattern stays after its entries leave
+         * (a query that ends and comes again finds the DFA as it was); the DFA is built again only for a new one.
+         */
+        final Map<String, Integer> dfaIds = new HashMap<>();
+        final List<String> dfaPatterns = new ArrayList<>();
+        final List<List<Entry<Q>>> byPattern = new ArrayList<>();
+        int dfaEntries;
+        /** Null: to be built (from {@link #dfaPatterns}) when a value next needs it. */
+        RegexDfa dfa;
         LiteralMatcher matcher;
         boolean[] found = new boolean[0];
         int[] foundList = new int[0];
@@ -209,12 +227,62 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
 
         boolean isEmpty() {
-            return entries == 0 && unfiltered.isEmpty();
+            return entries == 0 && unfiltered.isEmpty() && dfaEntries == 0;
+        }
+
+        void placeDecided(Entry<Q> entry) {
+            for (String pattern : entry.patterns) {
+                Integer id = dfaIds.get(pattern);
+                if (id == null) {
+                    id = dfaPatterns.size();
+                    dfaIds.put(pattern, id);
+                    dfaPatterns.add(pattern);
+                    byPattern.add(new ArrayList<>(1));
+                    dfa = null;
+                }
+                List<Entry<Q>> users = byPattern.get(id);
+                if (!users.contains(entry)) {
+                    users.add(entry);
+                }
+            }
+            dfaEntries++;
+        }
+
+        void unplaceDecided(Entry<Q> entry) {
+            for (String pattern : entry.patterns) {
+                byPattern.get(dfaIds.get(pattern)).remove(entry);
+            }
+            dfaEntries--;
+            int unused = 0;
+            for (List<Entry<Q>> users : byPattern) {
+                unused += users.isEmpty() ? 1 : 0;
+            }
+            if (dfaPatterns.size() > 64 && unused * 2 > dfaPatterns.size()) { // most patterns gone: a smaller DFA
+                List<Entry<Q>> kept = new ArrayList<>();
+                for (List<Entry<Q>> users : byPattern) {
+                    for (Entry<Q> e : users) {
+                        if (!kept.contains(e)) {
+                            kept.add(e);
+                        }
+                    }
+                }
+                dfaIds.clear();
+                dfaPatterns.clear();
+                byPattern.clear();
+                dfaEntries = 0;
+                dfa = null;
+                for (Entry<Q> e : kept) {
+                    placeDecided(e);
+                }
+            }
         }
     }
 
-    /** Where a query was put; {@code filtered}: under its literals, else under its first characters. */
-    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, boolean filtered) {
+    /** How a query is found: by the path's DFA, under its literals, or under its first characters. */
+    private enum Kind { DECIDED, FILTERED, UNFILTERED }
+
+    /** Where a query was put. */
+    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, Kind kind) {
     }
 
     private final PathSpans spans;
@@ -235,18 +303,30 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathFilter<Q> path = pathFilter(rlike.field());
+        boolean entire = rlike == filter;
+        List<String> patterns = new ArrayList<>();
+        boolean decidable = true;
+        for (FilterValue v : rlike.values()) {
+            patterns.add(v.value());
+            decidable &= analysis(v.value()).decidable();
+        }
+        if (decidable) {
+            Entry<Q> entry = new Entry<>(query, null, RegexLiterals.Shape.UNKNOWN, null, entire, patterns);
+            path.placeDecided(entry);
+            placements.put(query, new Placement<>(path, entry, Kind.DECIDED));
+            return true;
+        }
         RegexLiterals.Shape shape = null;
         for (FilterValue v : rlike.values()) {
             RegexLiterals.Shape one = analysis(v.value()).shape();
             shape = shape == null ? one : shape.or(one);
         }
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
-        boolean entire = rlike == filter;
         Requirement requirement = selective(shape.requirement());
         if (requirement == null) {
             Entry<Q> entry = new Entry<>(query, null, shape, whole, entire);
             placeUnfiltered(path, entry);
-            placements.put(query, new Placement<>(path, entry, false));
+            placements.put(query, new Placement<>(path, entry, Kind.UNFILTERED));
             return true;
         }
         Node formula = compile(path, requirement);
@@ -257,7 +337,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             path.byLiteral.get(id).add(entry);
         }
         path.entries++;
-        placements.put(query, new Placement<>(path, entry, true));
+        placements.put(query, new Placement<>(path, entry, Kind.FILTERED));
         return true;
     }
 
@@ -298,8 +378,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new And(parts);
     }
 
-    /** What a pattern requires and whether it is a whole literal: both immutable, worked out once per pattern. */
-    private record Analysis(RegexLiterals.Shape shape, WholeLiteral whole) {
+    /**
+     * What a pattern requires, whether it is a whole literal, and whether a {@link RegexDfa} decides it: immutable,
+     * worked out once per pattern.
+     */
+    private record Analysis(RegexLiterals.Shape shape, WholeLiteral whole, boolean decidable) {
     }
 
     /** Patterns analysed lately: a RAW query restarted many times a second, or a dashboard, brings the same back. */
@@ -314,7 +397,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private Analysis analysis(String pattern) {
         Analysis a = analysed.get(pattern);
         if (a == null) {
-            a = new Analysis(RegexLiterals.shape(pattern), WholeLiteral.of(pattern));
+            a = new Analysis(RegexLiterals.shape(pattern), WholeLiteral.of(pattern), RegexDfa.supports(pattern));
             analysed.put(pattern, a);
         }
         return a;
@@ -366,7 +449,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathFilter<Q> path = placement.path();
-        if (!placement.filtered()) {
+        if (placement.kind() == Kind.DECIDED) {
+            path.unplaceDecided(placement.entry());
+        } else if (placement.kind() == Kind.UNFILTERED) {
             unplaceUnfiltered(path, placement.entry());
         } else {
             List<Integer> ids = new ArrayList<>();
@@ -405,9 +490,14 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             if (p.path() != old) {
                 continue;
             }
-            if (!p.filtered()) {
+            if (p.kind() == Kind.DECIDED) {
+                fresh.placeDecided(p.entry());
+                e.setValue(new Placement<>(fresh, p.entry(), Kind.DECIDED));
+                continue;
+            }
+            if (p.kind() == Kind.UNFILTERED) {
                 placeUnfiltered(fresh, p.entry());
-                e.setValue(new Placement<>(fresh, p.entry(), false));
+                e.setValue(new Placement<>(fresh, p.entry(), Kind.UNFILTERED));
                 continue;
             }
             Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
@@ -418,7 +508,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 fresh.byLiteral.get(id).add(entry);
             }
             fresh.entries++;
-            e.setValue(new Placement<>(fresh, entry, true));
+            e.setValue(new Placement<>(fresh, entry, Kind.FILTERED));
         }
     }
 
@@ -485,6 +575,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             }
             text = value instanceof String ? (String) value : String.valueOf(value);
         }
+        if (path.dfaEntries > 0) {
+            visitDecided(path, text, visit, matched);
+        }
         if (path.entries > 0) {
             visitMatching(path, text, text == ascii, visit, matched);
         }
@@ -528,6 +621,42 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             }
         } else {
             visit.accept(entry.query);
+        }
+    }
+
+    /**
+     * The entries the path's DFA decides: those of the patterns that match the whole text are matches (or, with more
+     * to their filter, candidates); on a text outside ASCII every one of them is a candidate, for RE2 to decide.
+     */
+    private void visitDecided(PathFilter<Q> path, CharSequence text, Consumer<Q> visit, Consumer<Q> matched) {
+        RegexDfa dfa = path.dfa;
+        if (dfa == null) {
+            dfa = RegexDfa.of(path.dfaPatterns); // never null: each of its patterns was compiled alone
+            path.dfa = dfa;
+        }
+        int state = text == ascii ? dfa.run(ascii.data(), ascii.from(), ascii.from() + ascii.length()) : dfa.run(text);
+        long current = ++stamp;
+        if (state == RegexDfa.NOT_ASCII) {
+            for (List<Entry<Q>> users : path.byPattern) {
+                for (int i = 0, n = users.size(); i < n; i++) {
+                    Entry<Q> entry = users.get(i);
+                    if (entry.stamp != current) {
+                        entry.stamp = current;
+                        visit.accept(entry.query);
+                    }
+                }
+            }
+            return;
+        }
+        for (int id : dfa.accepts(state)) {
+            List<Entry<Q>> users = path.byPattern.get(id);
+            for (int i = 0, n = users.size(); i < n; i++) {
+                Entry<Q> entry = users.get(i);
+                if (entry.stamp != current) {
+                    entry.stamp = current;
+                    (entry.entire ? matched : visit).accept(entry.query);
+                }
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.bullet.querying;
 
 import dev.bullet.query.Values;
 import com.google.re2j.Pattern;
+import dev.bullet.index.RegexDfa;
 import dev.bullet.index.RegexGate;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
@@ -116,13 +117,18 @@ public final class Predicates {
         static final int MEMO_SLOTS = 64;
         /** Longer values are not remembered: they repeat less, and the table must stay small. */
         static final int MEMO_MAX_LENGTH = 64;
+        /** States a pattern's whole DFA may take to be used here. */
+        static final int MAX_DFA_STATES = 256;
         final Pattern pattern;
         final RegexGate gate;
+        /** The pattern's whole DFA, which answers for ASCII values (threads share it: it never changes); or null. */
+        final RegexDfa dfa;
         private final Answer[] answers = new Answer[MEMO_SLOTS];
 
-        Rlike(Pattern pattern, RegexGate gate) {
+        Rlike(Pattern pattern, RegexGate gate, RegexDfa dfa) {
             this.pattern = pattern;
             this.gate = gate;
+            this.dfa = dfa;
         }
 
         Pattern pattern() {
@@ -130,6 +136,12 @@ public final class Predicates {
         }
 
         boolean matches(String text) {
+            if (dfa != null) {
+                int state = dfa.run(text);
+                if (state != RegexDfa.NOT_ASCII) {
+                    return dfa.accepts(state).length > 0;
+                }
+            }
             if (!gate.admits(text)) {
                 return false;
             }
@@ -156,7 +168,7 @@ public final class Predicates {
         Map<String, Rlike> cache = PATTERNS.get();
         Rlike r = cache.get(regex);
         if (r == null) {
-            r = new Rlike(Pattern.compile(regex), RegexGate.of(regex));
+            r = new Rlike(Pattern.compile(regex), RegexGate.of(regex), RegexDfa.complete(regex, Rlike.MAX_DFA_STATES));
             cache.put(regex, r);
         }
         return r;
