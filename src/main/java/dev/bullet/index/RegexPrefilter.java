@@ -65,6 +65,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final boolean needOther;
         /** The patterns of an entry the path's DFA decides ({@link RegexDfa}); null for the others. */
         final List<String> patterns;
+        /** A decided entry whose patterns require no literal worth looking for. */
+        boolean literalFree;
         long stamp = -1;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
@@ -203,6 +205,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         final List<String> dfaPatterns = new ArrayList<>();
         final List<List<Entry<Q>>> byPattern = new ArrayList<>();
         int dfaEntries;
+        /** Of those, the ones whose patterns require no literal worth looking for (counted in {@link #unfiltered}). */
+        int dfaLiteralFree;
         /** Null: to be built (from {@link #dfaPatterns}) when a value next needs it. */
         RegexDfa dfa;
         LiteralMatcher matcher;
@@ -246,6 +250,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 }
             }
             dfaEntries++;
+            dfaLiteralFree += entry.literalFree ? 1 : 0;
         }
 
         void unplaceDecided(Entry<Q> entry) {
@@ -253,6 +258,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 byPattern.get(dfaIds.get(pattern)).remove(entry);
             }
             dfaEntries--;
+            dfaLiteralFree -= entry.literalFree ? 1 : 0;
             int unused = 0;
             for (List<Entry<Q>> users : byPattern) {
                 unused += users.isEmpty() ? 1 : 0;
@@ -270,6 +276,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 dfaPatterns.clear();
                 byPattern.clear();
                 dfaEntries = 0;
+                dfaLiteralFree = 0;
                 dfa = null;
                 for (Entry<Q> e : kept) {
                     placeDecided(e);
@@ -306,20 +313,19 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         boolean entire = rlike == filter;
         List<String> patterns = new ArrayList<>();
         boolean decidable = true;
+        RegexLiterals.Shape shape = null;
         for (FilterValue v : rlike.values()) {
             patterns.add(v.value());
-            decidable &= analysis(v.value()).decidable();
+            Analysis a = analysis(v.value());
+            decidable &= a.decidable();
+            shape = shape == null ? a.shape() : shape.or(a.shape());
         }
         if (decidable) {
             Entry<Q> entry = new Entry<>(query, null, RegexLiterals.Shape.UNKNOWN, null, entire, patterns);
+            entry.literalFree = selective(shape.requirement()) == null;
             path.placeDecided(entry);
             placements.put(query, new Placement<>(path, entry, Kind.DECIDED));
             return true;
-        }
-        RegexLiterals.Shape shape = null;
-        for (FilterValue v : rlike.values()) {
-            RegexLiterals.Shape one = analysis(v.value()).shape();
-            shape = shape == null ? one : shape.or(one);
         }
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
         Requirement requirement = selective(shape.requirement());
@@ -530,7 +536,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     int unfiltered() {
         int n = 0;
         for (PathFilter<Q> path : paths) {
-            n += path.unfiltered.size();
+            n += path.unfiltered.size() + path.dfaLiteralFree;
         }
         return n;
     }

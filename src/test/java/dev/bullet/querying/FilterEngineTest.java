@@ -118,6 +118,28 @@ class FilterEngineTest {
         assertTrue(engine.isEmpty());
     }
 
+    private static String rlike(String field, String pattern) {
+        return "{\"filters\": [{\"field\": \"" + field + "\", \"operation\": \"RLIKE\", \"values\": [\""
+               + pattern.replace("\\", "\\\\") + "\"]}], \"aggregation\": {\"type\": \"RAW\", \"size\": 10}}";
+    }
+
+    @Test
+    void rlikeQueriesWithoutARequiredLiteralAreCountedWhateverDecidesThem() {
+        // a DFA decides [0-9]+ and .*error.*; (?i)\W and \pL are left to RE2; only the first and the last two need no literal
+        assertTrue(engine.add("digits", rlike("id", "[0-9]+"), T0));
+        assertTrue(engine.add("error", rlike("id", ".*error.*"), T0));
+        assertTrue(engine.add("notWord", rlike("id", "(?i)\\W"), T0));
+        assertTrue(engine.add("letter", rlike("n", "\\pL+"), T0));
+        assertEquals(3, engine.unfilteredRegexQueries());
+        assertTrue(engine.remove("digits"));
+        assertTrue(engine.remove("notWord"));
+        assertEquals(1, engine.unfilteredRegexQueries());
+
+        engine.consume(List.of(rec("12", 1), rec("an error", 2), rec("x", 3)), T0 + 10, out);
+        assertEquals(1, out.size(), "only .*error.* matched, once");
+        assertEquals("error", out.get(0).id());
+    }
+
     @Test
     void killedQueryIsForgottenByTheFilter() {
         assertTrue(engine.add("raw", RAW_ID_A, T0));
