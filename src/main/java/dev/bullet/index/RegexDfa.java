@@ -494,12 +494,7 @@ public final class RegexDfa {
 
     /** The syntax tree of a pattern in the subset; null when it is outside it. */
     static Node parse(String pattern) {
-        boolean fold = pattern.startsWith("(?i)");
-        int at = fold ? 4 : 0;
-        if (pattern.startsWith("^", at)) {
-            at++;
-        }
-        Parser parser = new Parser(pattern, fold, at);
+        Parser parser = new Parser(pattern);
         try {
             Node node = parser.alternation();
             return parser.pos == pattern.length() ? node : null;
@@ -511,13 +506,16 @@ public final class RegexDfa {
     /** A reader of one pattern: a conservative subset of RE2's syntax. */
     private static final class Parser {
         private final String pattern;
-        private final boolean fold;
         private int pos;
+        /** Whether {@code (?i)} holds here: set by a flag group, to the end of the group it is in (as in RE2). */
+        private boolean fold;
+        /** Groups open around pos. */
+        private int depth;
+        /** Whether nothing but anchors and flags came yet in the current branch. */
+        private boolean branchStart;
 
-        Parser(String pattern, boolean fold, int pos) {
+        Parser(String pattern) {
             this.pattern = pattern;
-            this.fold = fold;
-            this.pos = pos;
         }
 
         private Node alternation() {
@@ -532,9 +530,11 @@ public final class RegexDfa {
 
         private Node concatenation() {
             List<Node> parts = new ArrayList<>();
+            branchStart = true;
             while (pos < pattern.length() && pattern.charAt(pos) != '|' && pattern.charAt(pos) != ')') {
                 Node atom = atom();
                 if (atom != null) {
+                    branchStart = false;
                     parts.add(repeats(atom));
                 }
             }
@@ -585,25 +585,22 @@ public final class RegexDfa {
             return out;
         }
 
-        /** One atom; null for an anchor that is a no-op in a whole-value match ({@code $} last). */
+        /**
+         * One atom; null for a flag group, or for an anchor that is a no-op in a whole-value match: {@code ^} before
+         * anything else of a top-level branch, {@code $} after everything else of one. (A repeat after either is
+         * then read as an atom, and left to RE2.)
+         */
         private Node atom() {
             char c = pattern.charAt(pos);
             switch (c) {
-                case '(': {
-                    if (pattern.startsWith("(?:", pos)) {
-                        pos += 3;
-                    } else if (pattern.startsWith("(?", pos)) {
-                        throw new Unsupported(); // flags, names: left to RE2
-                    } else {
+                case '(':
+                    return group();
+                case '^':
+                    if (depth == 0 && branchStart) {
                         pos++;
+                        return null;
                     }
-                    Node inner = alternation();
-                    if (pos >= pattern.length() || pattern.charAt(pos) != ')') {
-                        throw new Unsupported();
-                    }
-                    pos++;
-                    return inner;
-                }
+                    throw new Unsupported();
                 case '[':
                     return characterClass();
                 case '.':
@@ -612,18 +609,57 @@ public final class RegexDfa {
                 case '\\':
                     return escape(false);
                 case '$':
-                    if (pos == pattern.length() - 1) {
+                    if (depth == 0 && (pos == pattern.length() - 1 || pattern.charAt(pos + 1) == '|')) {
                         pos++;
                         return null;
                     }
                     throw new Unsupported();
                 default:
-                    if (c >= 128 || "^*+?{}])".indexOf(c) >= 0) {
+                    if (c >= 128 || "*+?{".indexOf(c) >= 0) {
                         throw new Unsupported();
                     }
                     pos++;
                     return letter(c);
             }
+        }
+
+        /**
+         * A group: {@code (…)}, {@code (?:…)}, {@code (?i:…)}, {@code (?-i:…)}; or a flag group {@code (?i)},
+         * {@code (?-i)}, which changes {@link #fold} for the rest of its group and answers null. Other flags and
+         * named groups are left to RE2.
+         */
+        private Node group() {
+            boolean outer = fold;
+            if (pattern.startsWith("(?", pos)) {
+                int i = pos + 2;
+                boolean negate = pattern.startsWith("-", i);
+                i += negate ? 1 : 0;
+                boolean flag = pattern.startsWith("i", i);
+                i += flag ? 1 : 0;
+                if (!flag && !negate && pattern.startsWith(":", i)) {
+                    pos = i + 1; // (?:
+                } else if (flag && pattern.startsWith(")", i)) {
+                    pos = i + 1;
+                    fold = !negate;
+                    return null;
+                } else if (flag && pattern.startsWith(":", i)) {
+                    pos = i + 1;
+                    fold = !negate;
+                } else {
+                    throw new Unsupported();
+                }
+            } else {
+                pos++;
+            }
+            depth++;
+            Node inner = alternation();
+            if (pos >= pattern.length() || pattern.charAt(pos) != ')') {
+                throw new Unsupported();
+            }
+            pos++;
+            depth--;
+            fold = outer;
+            return inner;
         }
 
         /** A character, both cases of it under (?i). */

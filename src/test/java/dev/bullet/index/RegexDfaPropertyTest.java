@@ -53,16 +53,19 @@ class RegexDfaPropertyTest {
             if (kind < 8) {
                 out.append(ATOMS[r.nextInt(ATOMS.length)]);
             } else if (kind == 8) {
-                out.append('(').append(pattern(r, depth + 1)).append('|').append(pattern(r, depth + 1)).append(')');
+                // "$|" and "|^" inside a group are anchors that must hold there, unlike at the top level
+                out.append('(').append(pattern(r, depth + 1)).append(r.nextInt(4) == 0 ? "$|" : "|")
+                   .append(r.nextInt(4) == 0 ? "^" : "").append(pattern(r, depth + 1)).append(')');
             } else if (kind == 9) {
-                out.append(r.nextInt(4) == 0 ? "(?i:" : "(?:").append(pattern(r, depth + 1)).append(')');
+                String[] opens = {"(?i:", "(?-i:", "(?:", "(?:", "(?s:"};
+                out.append(opens[r.nextInt(opens.length)]).append(pattern(r, depth + 1)).append(')');
             } else {
                 out.append(r.nextInt(6) == 0 ? "(?P<g" + depth + i + ">" : "(").append(pattern(r, depth + 1)).append(')');
             }
             out.append(QUANTIFIERS[r.nextInt(QUANTIFIERS.length)]);
         }
         if (depth == 0 && r.nextInt(4) == 0) {
-            out.append('|').append(pattern(r, 1));
+            out.append(r.nextInt(3) == 0 ? "$|" : "|").append(r.nextInt(3) == 0 ? "^" : "").append(pattern(r, 1));
         }
         if (depth == 0 && r.nextInt(4) == 0) {
             out.append('$');
@@ -144,6 +147,47 @@ class RegexDfaPropertyTest {
         assertTrue(matched > checked / 20 && matched < checked - checked / 20, matched + " of " + checked);
     }
 
+    /**
+     * Anchors and flag groups in every position a small alphabet reaches, against every value of up to five of its
+     * characters: random values of the property test above seldom both match a group and go on after it.
+     */
+    @Test
+    void anchorsAndFlagGroupsAnswerAsRe2OverEveryShortValue() {
+        String[] atoms = {"a", "b", "A", "^", "$", "(a$|b)", "(a|^b)", "(?:a$|b)", "(?i)", "(?-i)", "(?i:a)", "(b|$)",
+                          "(^|a)", "(a|b)$", "^(a|b)", ".", "[ab]"};
+        List<String> values = new ArrayList<>();
+        char[] alphabet = {'a', 'b', 'A', 'B'};
+        values.add("");
+        for (int from = 0, length = 1; length <= 5; length++) {
+            int to = values.size();
+            for (int i = from; i < to; i++) {
+                for (char c : alphabet) {
+                    values.add(values.get(i) + c);
+                }
+            }
+            from = to;
+        }
+        int compiled = 0;
+        for (String x : atoms) {
+            for (String y : atoms) {
+                for (String z : new String[] {"", "b", "|a", "$|b", "|^a"}) {
+                    String pattern = x + y + z;
+                    Pattern re2 = compiled(pattern);
+                    RegexDfa dfa = re2 == null ? null : RegexDfa.of(List.of(pattern));
+                    if (dfa == null) {
+                        continue;
+                    }
+                    compiled++;
+                    for (String value : values) {
+                        assertEquals(Predicates.rlikeMatches(re2, value), dfa.matches(value),
+                                     () -> "/" + pattern + "/ on \"" + value + "\"");
+                    }
+                }
+            }
+        }
+        assertTrue(compiled > 300, "compiled " + compiled);
+    }
+
     @Test
     void manyPatternsAtOnceAnswerAsEachAlone() {
         Random r = new Random(7L);
@@ -208,12 +252,14 @@ class RegexDfaPropertyTest {
 
     @Test
     void leavesToRe2WhatItDoesNotCompile() {
-        for (String p : List.of("(?i)[^a]", "(?i)\\W", "a\\b", "(?s).", "(?i:a)b", "a{,2}", "\\pL", "[[:alpha:]]",
-                                "é", "a^b", "a$b", "(?P<x>a)", "[]a]", "a{100}", "\\x41", "\\Qa\\E", "a**", "}")) {
+        for (String p : List.of("(?i)[^a]", "(?i)\\W", "a\\b", "(?s).", "(?i-s)a", "a{,2}", "\\pL", "[[:alpha:]]",
+                                "é", "a^b", "a$b", "(a$)", "(^a)", "(a$|b)c", "(?:a$|b)", "x(^a|b)", "(?P<x>a)", "[]a]", "a{100}", "\\x41", "\\Qa\\E", "a**",
+                                "(?i)*", "^*", "x(?i)[^a]")) {
             assertNull(RegexDfa.of(List.of(p)), p);
         }
         for (String p : List.of("", ".*error.*", "(?i)^GET /api/.*", "[0-9]{2}[a-f]+.*", "(tu|du|bravo)", "\\w+ce",
-                                "[^0-9]+pe", "a|$", "^$", "[a-]x", "\\.\\$", "x{2,}?")) {
+                                "[^0-9]+pe", "a|$", "^$", "[a-]x", "\\.\\$", "x{2,}?", "(?i:a)b", "x(?i)y|z",
+                                "^a|^b$|c$", "a}", "]", "(?-i:A)(?i)b", "(?i)^warn")) {
             assertNotNull(RegexDfa.of(List.of(p)), p);
         }
     }
