@@ -491,6 +491,24 @@ public final class RegexDfa {
     private static final Chars WORD = union(union(union(range('0', '9'), range('a', 'z')), range('A', 'Z')), one('_'));
     private static final Chars SPACE = union(union(union(union(one('\t'), one('\n')), one('\f')), one('\r')), one(' '));
     private static final Chars ANY_BUT_NEWLINE = new Chars(ALL_LOW & ~(1L << '\n'), ALL_HIGH);
+    private static final Chars ANY = new Chars(ALL_LOW, ALL_HIGH);
+    /** RE2's POSIX classes ({@code [[:name:]]}). */
+    private static final java.util.Map<String, Chars> POSIX = java.util.Map.ofEntries(
+            java.util.Map.entry("alnum", union(union(range('0', '9'), range('A', 'Z')), range('a', 'z'))),
+            java.util.Map.entry("alpha", union(range('A', 'Z'), range('a', 'z'))),
+            java.util.Map.entry("ascii", range('\0', (char) 127)),
+            java.util.Map.entry("blank", union(one('\t'), one(' '))),
+            java.util.Map.entry("cntrl", union(range('\0', (char) 31), one((char) 127))),
+            java.util.Map.entry("digit", range('0', '9')),
+            java.util.Map.entry("graph", range('!', '~')),
+            java.util.Map.entry("lower", range('a', 'z')),
+            java.util.Map.entry("print", range(' ', '~')),
+            java.util.Map.entry("punct", union(union(union(range('!', '/'), range(':', '@')), range('[', '`')),
+                                               range('{', '~'))),
+            java.util.Map.entry("space", union(range('\t', '\r'), one(' '))),
+            java.util.Map.entry("upper", range('A', 'Z')),
+            java.util.Map.entry("word", union(union(union(range('0', '9'), range('A', 'Z')), range('a', 'z')), one('_'))),
+            java.util.Map.entry("xdigit", union(union(range('0', '9'), range('A', 'F')), range('a', 'f'))));
 
     /** The syntax tree of a pattern in the subset; null when it is outside it. */
     static Node parse(String pattern) {
@@ -509,6 +527,8 @@ public final class RegexDfa {
         private int pos;
         /** Whether {@code (?i)} holds here: set by a flag group, to the end of the group it is in (as in RE2). */
         private boolean fold;
+        /** Whether {@code (?s)} holds here ({@code .} matches a newline too), as {@link #fold}. */
+        private boolean dotAll;
         /** Groups open around pos. */
         private int depth;
         /** Whether nothing but anchors and flags came yet in the current branch. */
@@ -605,7 +625,7 @@ public final class RegexDfa {
                     return characterClass();
                 case '.':
                     pos++;
-                    return ANY_BUT_NEWLINE;
+                    return dotAll ? ANY : ANY_BUT_NEWLINE;
                 case '\\':
                     return escape(false);
                 case '$':
@@ -624,29 +644,39 @@ public final class RegexDfa {
         }
 
         /**
-         * A group: {@code (…)}, {@code (?:…)}, {@code (?i:…)}, {@code (?-i:…)}; or a flag group {@code (?i)},
-         * {@code (?-i)}, which changes {@link #fold} for the rest of its group and answers null. Other flags and
-         * named groups are left to RE2.
+         * A group: {@code (…)}, {@code (?:…)}, or one with flags for its inside ({@code (?i:…)}, {@code (?s-i:…)});
+         * or a flag group ({@code (?i)}, {@code (?-s)}, {@code (?is)}), which sets its flags for the rest of the
+         * group it is in and answers null. The flags read are {@code i} and {@code s}; others ({@code m}, {@code U})
+         * and named groups are left to RE2.
          */
         private Node group() {
-            boolean outer = fold;
+            boolean outerFold = fold;
+            boolean outerDotAll = dotAll;
             if (pattern.startsWith("(?", pos)) {
                 int i = pos + 2;
-                boolean negate = pattern.startsWith("-", i);
-                i += negate ? 1 : 0;
-                boolean flag = pattern.startsWith("i", i);
-                i += flag ? 1 : 0;
-                if (!flag && !negate && pattern.startsWith(":", i)) {
-                    pos = i + 1; // (?:
-                } else if (flag && pattern.startsWith(")", i)) {
-                    pos = i + 1;
-                    fold = !negate;
-                    return null;
-                } else if (flag && pattern.startsWith(":", i)) {
-                    pos = i + 1;
-                    fold = !negate;
-                } else {
-                    throw new Unsupported();
+                boolean negate = false;
+                boolean any = false;
+                while (i < pattern.length() && pattern.charAt(i) != ')' && pattern.charAt(i) != ':') {
+                    char f = pattern.charAt(i++);
+                    if (f == '-' && !negate) {
+                        negate = true;
+                    } else if (f == 'i') {
+                        fold = !negate;
+                        any = true;
+                    } else if (f == 's') {
+                        dotAll = !negate;
+                        any = true;
+                    } else {
+                        throw new Unsupported();
+                    }
+                }
+                if (i >= pattern.length() || (negate || pattern.charAt(i) == ')') && !any
+                    || pattern.charAt(i - 1) == '-') {
+                    throw new Unsupported(); // "(?)", "(?-)", "(?i-)": RE2 rejects them, or they are not flags
+                }
+                pos = i + 1;
+                if (pattern.charAt(i) == ')') {
+                    return null; // a flag group: its flags hold to the end of the enclosing group
                 }
             } else {
                 pos++;
@@ -658,7 +688,8 @@ public final class RegexDfa {
             }
             pos++;
             depth--;
-            fold = outer;
+            fold = outerFold;
+            dotAll = outerDotAll;
             return inner;
         }
 
@@ -720,7 +751,8 @@ public final class RegexDfa {
             Chars set = new Chars(0L, 0L);
             while (pattern.charAt(pos) != ']') {
                 if (pattern.startsWith("[:", pos)) {
-                    throw new Unsupported();
+                    set = union(set, posixClass());
+                    continue;
                 }
                 char lo;
                 if (pattern.charAt(pos) == '\\') {
@@ -754,6 +786,25 @@ public final class RegexDfa {
                 }
             }
             pos++;
+            return negated ? complement(set) : set;
+        }
+
+        /**
+         * A POSIX class inside brackets at pos, {@code [:alpha:]} or {@code [:^alpha:]}, as RE2 defines them (ASCII
+         * only). Under {@code (?i)} RE2 folds a class's ranges its own way: left to it.
+         */
+        private Chars posixClass() {
+            int close = pattern.indexOf(":]", pos + 2);
+            if (close < 0 || fold) {
+                throw new Unsupported();
+            }
+            String name = pattern.substring(pos + 2, close);
+            boolean negated = name.startsWith("^");
+            Chars set = POSIX.get(negated ? name.substring(1) : name);
+            if (set == null) {
+                throw new Unsupported();
+            }
+            pos = close + 2;
             return negated ? complement(set) : set;
         }
 

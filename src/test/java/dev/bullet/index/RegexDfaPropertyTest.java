@@ -32,12 +32,14 @@ class RegexDfaPropertyTest {
                                            "[A-Z]", "[\\w.]", "[^0-9]", "[a\\-z]", "\\S", "[ -~]", "\uD83D\uDE00",
                                            "[a-f]", "x{3}", "[0-9]{2,}", "(ab|c)", "\\W", "[^\\n]", "[-a]", "[a-]",
                                            "\\_", "\\$", "\\^", "[.]", "\\t", "[\\D]", "[^\\s]", "\\{", "()", "\\z",
-                                           "[a-b-]", "\\\\", "[\\^]", "[^-]"};
+                                           "[a-b-]", "\\\\", "[\\^]", "[^-]", "(?s)", "(?-s)", "(?is)", "[[:digit:]]",
+                                           "[[:^alpha:]]", "[[:space:]x]", "[[:punct:]]", "[^[:lower:]]", "[[:word:]]",
+                                           "[[:xdigit:][:blank:]]", "[[:foo:]]", "(?m)", "(?U)"};
     private static final String[] QUANTIFIERS = {"", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?", "{2,3}",
                                                  "{1}", "??", "{0}", "{,2}", "{3,2}", "**", "{2}?"};
     private static final char[] VALUE_CHARS = {'a', 'b', 'A', 'B', 'k', 'K', '\u212A', '\u017F', 's', 'S', 'x', '.', '-',
                                                '\n', '1', '_', ' ', '9', 'Z', '\u00e9', 'e', 'r', 'o', 'R', 'E', 'c', ']',
-                                               '{', '\t', '$', '^', '\\'};
+                                               '{', '\t', '$', '^', '\\', '\u000B', '!', '@', '~'};
 
     private static String pattern(Random r, int depth) {
         StringBuilder out = new StringBuilder();
@@ -57,7 +59,7 @@ class RegexDfaPropertyTest {
                 out.append('(').append(pattern(r, depth + 1)).append(r.nextInt(4) == 0 ? "$|" : "|")
                    .append(r.nextInt(4) == 0 ? "^" : "").append(pattern(r, depth + 1)).append(')');
             } else if (kind == 9) {
-                String[] opens = {"(?i:", "(?-i:", "(?:", "(?:", "(?s:"};
+                String[] opens = {"(?i:", "(?-i:", "(?:", "(?:", "(?s:", "(?s-i:", "(?is:", "(?-s:"};
                 out.append(opens[r.nextInt(opens.length)]).append(pattern(r, depth + 1)).append(')');
             } else {
                 out.append(r.nextInt(6) == 0 ? "(?P<g" + depth + i + ">" : "(").append(pattern(r, depth + 1)).append(')');
@@ -148,17 +150,17 @@ class RegexDfaPropertyTest {
     }
 
     /**
-     * Anchors and flag groups in every position a small alphabet reaches, against every value of up to five of its
+     * Anchors and flag groups in every position a small alphabet reaches, against every value of up to four of its
      * characters: random values of the property test above seldom both match a group and go on after it.
      */
     @Test
     void anchorsAndFlagGroupsAnswerAsRe2OverEveryShortValue() {
         String[] atoms = {"a", "b", "A", "^", "$", "(a$|b)", "(a|^b)", "(?:a$|b)", "(?i)", "(?-i)", "(?i:a)", "(b|$)",
-                          "(^|a)", "(a|b)$", "^(a|b)", ".", "[ab]"};
+                          "(^|a)", "(a|b)$", "^(a|b)", ".", "[ab]", "(?s)", "(?s:.)", "(?is)"};
         List<String> values = new ArrayList<>();
-        char[] alphabet = {'a', 'b', 'A', 'B'};
+        char[] alphabet = {'a', 'b', 'A', 'B', '\n'};
         values.add("");
-        for (int from = 0, length = 1; length <= 5; length++) {
+        for (int from = 0, length = 1; length <= 4; length++) {
             int to = values.size();
             for (int i = from; i < to; i++) {
                 for (char c : alphabet) {
@@ -252,14 +254,16 @@ class RegexDfaPropertyTest {
 
     @Test
     void leavesToRe2WhatItDoesNotCompile() {
-        for (String p : List.of("(?i)[^a]", "(?i)\\W", "a\\b", "(?s).", "(?i-s)a", "a{,2}", "\\pL", "[[:alpha:]]",
+        for (String p : List.of("(?i)[^a]", "(?i)\\W", "a\\b", "(?m)^a", "(?U)a*", "a{,2}", "\\pL", "(?i)[[:lower:]]",
+                                "[[:alpha:]", "[[:foo:]]", "(?i-)a", "(?-)a",
                                 "é", "a^b", "a$b", "(a$)", "(^a)", "(a$|b)c", "(?:a$|b)", "x(^a|b)", "(?P<x>a)", "[]a]", "a{100}", "\\x41", "\\Qa\\E", "a**",
                                 "(?i)*", "^*", "x(?i)[^a]")) {
             assertNull(RegexDfa.of(List.of(p)), p);
         }
         for (String p : List.of("", ".*error.*", "(?i)^GET /api/.*", "[0-9]{2}[a-f]+.*", "(tu|du|bravo)", "\\w+ce",
                                 "[^0-9]+pe", "a|$", "^$", "[a-]x", "\\.\\$", "x{2,}?", "(?i:a)b", "x(?i)y|z",
-                                "^a|^b$|c$", "a}", "]", "(?-i:A)(?i)b", "(?i)^warn")) {
+                                "^a|^b$|c$", "a}", "]", "(?-i:A)(?i)b", "(?i)^warn", "(?s).", "(?i-s)a",
+                                "[[:alpha:]]", "[^[:space:]]+", "(?s-i:a.)b", "[[:^digit:]x]")) {
             assertNotNull(RegexDfa.of(List.of(p)), p);
         }
     }
