@@ -26,8 +26,15 @@ import java.util.Set;
  * Queries that fail validation never enter the working set. Not thread-safe: one task, one thread.
  */
 public final class FilterEngine {
-    /** A partial for the query's Join task; {@code data} is null for a bare "last" marker. */
-    public record Partial(String id, byte[] data, boolean last) {
+    /**
+     * A partial for the query's Join task: its {@code payload} as a tuple carries it (a {@link RawPartial} or a
+     * {@code byte[]}), null for a bare "last" marker.
+     */
+    public record Partial(String id, Object payload, boolean last) {
+        /** The payload as bytes: a RAW partial's JSON array, any other partial as it is; null for none. */
+        public byte[] data() {
+            return payload instanceof RawPartial ? ((RawPartial) payload).bytes() : (byte[]) payload;
+        }
     }
 
     /** The filter, projection and aggregation of a query: queries equal in these share their evaluation. */
@@ -224,7 +231,7 @@ public final class FilterEngine {
         current = null;
         for (FilterQuerier querier : touchedRaw) {
             querier.markPendingFlush(false);
-            byte[] data = querier.takePartial();
+            Object data = querier.takePayload();
             if (data != null) {
                 out.add(new Partial(querier.id(), data, false));
             }
@@ -287,7 +294,7 @@ public final class FilterEngine {
         while (it.hasNext()) {
             FilterQuerier querier = it.next();
             boolean expired = querier.isExpired(now);
-            byte[] data = querier.takePartial();
+            Object data = querier.takePayload();
             if (data != null || expired) {
                 out.add(new Partial(querier.id(), data, expired));
             }

@@ -158,6 +158,22 @@ public final class FilterQuerier {
         return partial;
     }
 
+    /**
+     * The partial since the last call as a tuple carries it, or {@code null}: a RAW query's rows as a
+     * {@link RawPartial} (no copy of a matched record's bytes), any other query's serialized sketch.
+     */
+    public Object takePayload() {
+        if (!raw) {
+            return takePartial();
+        }
+        if (aggregator.isEmpty()) {
+            return null;
+        }
+        RawPartial partial = RawPartial.of(((RawAggregator) aggregator).rowsJson());
+        aggregator.reset();
+        return partial;
+    }
+
     public boolean isExpired(long now) {
         return now >= endTime;
     }

@@ -116,11 +116,17 @@ public final class JoinEngine {
      */
     public void combine(String id, byte[] partial, boolean last, int task, long[] batchKeys, boolean retry, long now,
                         List<Emitted> out) {
+        combine(id, (Object) partial, last, task, batchKeys, retry, now, out);
+    }
+
+    /** As above, for a partial as a tuple carries it: a {@link RawPartial}, a {@code byte[]}, or null. */
+    public void combine(String id, Object partial, boolean last, int task, long[] batchKeys, boolean retry, long now,
+                        List<Emitted> out) {
         Owned owned = queries.get(id);
         if (owned == null) {
             return;
         }
-        byte[] data = owned.querier().mergedBefore(batchKeys, retry) ? null : partial;
+        Object data = owned.querier().mergedBefore(batchKeys, retry) ? null : partial;
         collect(id, owned, owned.querier().combine(data, last, task, now), out);
     }
 

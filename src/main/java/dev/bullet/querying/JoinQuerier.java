@@ -132,6 +132,11 @@ public final class JoinQuerier {
 
     /** As {@link #combine(byte[], boolean, long)}, counting the last partial of Filter task {@code task} once. */
     public List<Result> combine(byte[] partial, boolean last, int task, long now) {
+        return combine((Object) partial, last, task, now);
+    }
+
+    /** As above, for a partial as a tuple carries it: a {@link RawPartial}, a {@code byte[]}, or null. */
+    public List<Result> combine(Object partial, boolean last, int task, long now) {
         List<Result> out = new ArrayList<>(1);
         if (done) {
             return out;
@@ -143,12 +148,15 @@ public final class JoinQuerier {
             return out;
         }
         if (!(aggregator instanceof RawAggregator)) {
-            aggregator.combine(partial);
+            aggregator.combine(partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial);
             return out;
         }
         RawAggregator raw = (RawAggregator) aggregator;
-        // rows are kept as their JSON, cut from the partial, and decoded only when a result is built
-        for (byte[] record : JsonCodec.objects(partial, Integer.MAX_VALUE)) {
+        // rows are kept as their JSON (as the partial carries them, or cut from its bytes), decoded only when a
+        // result is built
+        List<byte[]> rows = partial instanceof RawPartial ? ((RawPartial) partial).rows()
+                                                          : JsonCodec.objects((byte[]) partial, Integer.MAX_VALUE);
+        for (byte[] record : rows) {
             raw.addJson(record);
             if (window == null && raw.isFull()) {
                 out.add(finish(now));

@@ -189,7 +189,7 @@ public class FilterBolt extends BaseRichBolt {
 
     private void emit(List<Tuple> anchors, long[] keys, boolean retry) {
         for (FilterEngine.Partial p : out) {
-            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.data(), p.last(), keys, retry));
+            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.payload(), p.last(), keys, retry));
         }
         out.clear();
     }

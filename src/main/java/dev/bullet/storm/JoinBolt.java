@@ -152,7 +152,7 @@ public class JoinBolt extends BaseRichBolt {
                 }
                 break;
             case Streams.PARTIAL:
-                engine.combine(tuple.getStringByField(Fields.ID), tuple.getBinaryByField(Fields.PARTIAL),
+                engine.combine(tuple.getStringByField(Fields.ID), tuple.getValueByField(Fields.PARTIAL),
                                tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(),
                                (long[]) tuple.getValueByField(Fields.BATCH_KEYS), tuple.getBooleanByField(Fields.RETRY),
                                clock.now(), out);

@@ -92,14 +92,11 @@ public final class RawAggregator implements Aggregator {
      */
     @Override
     public byte[] serialize() {
-        int n = records.size();
-        byte[][] parts = new byte[n][];
+        byte[][] parts = rowsJson();
+        int n = parts.length;
         int size = n == 0 ? 2 : n + 1; // the brackets and the commas between records
-        for (int i = 0; i < n; i++) {
-            Object r = records.get(i);
-            parts[i] = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
-                    : r instanceof byte[] ? (byte[]) r : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
-            size += parts[i].length;
+        for (byte[] part : parts) {
+            size += part.length;
         }
         byte[] out = new byte[size];
         out[0] = '[';
@@ -113,6 +110,21 @@ public final class RawAggregator implements Aggregator {
         }
         out[at] = ']';
         return out;
+    }
+
+    /**
+     * Each record's JSON object, in arrival order: a whole record its own bytes, a projection the JSON written of it,
+     * a map the JSON of the map. Nothing is copied: the arrays are the records' own, not to be modified.
+     */
+    public byte[][] rowsJson() {
+        int n = records.size();
+        byte[][] parts = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            Object r = records.get(i);
+            parts[i] = r instanceof LazyRecord ? ((LazyRecord) r).rawJson()
+                    : r instanceof byte[] ? (byte[]) r : JsonCodec.toJson(r).getBytes(StandardCharsets.UTF_8);
+        }
+        return parts;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.bullet.storm.serialization;
 
+import dev.bullet.querying.RawPartial;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
 import org.apache.storm.Config;
@@ -14,7 +15,8 @@ import java.util.LinkedHashMap;
  * missing here fails loudly in {@code KryoSerializationTest}, not as a worker that dies on a busy cluster.
  *
  * <p>What crosses workers: record batches ({@code ArrayList} of {@link LazyRecord} as raw bytes, or
- * {@link MapRecord}), raw message batches and partials ({@code byte[]}), query JSON, ids and signals
+ * {@link MapRecord}), raw message batches and sketch partials ({@code byte[]}), RAW partials ({@link RawPartial}, as
+ * the JSON array of their rows), query JSON, ids and signals
  * ({@code String}), batch keys ({@code long[]}), times and partitions ({@code Long}, {@code Integer}, {@code Boolean}), and metrics data points
  * (Storm registers {@code DataPoint} itself; their values are numbers or {@code LinkedHashMap}s, and Storm 2.8
  * sends {@code Collections.emptyMap()} as their dimensions).
@@ -27,6 +29,7 @@ public final class KryoRegistrations {
     public static void register(Config conf) {
         conf.registerSerialization(LazyRecord.class, LazyRecordSerializer.class);
         conf.registerSerialization(MapRecord.class, MapRecordSerializer.class);
+        conf.registerSerialization(RawPartial.class, RawPartialSerializer.class);
         conf.registerSerialization(LinkedHashMap.class);
         conf.registerSerialization(ArrayList.class);
         conf.registerSerialization(byte[].class);

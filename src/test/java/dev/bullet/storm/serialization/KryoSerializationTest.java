@@ -5,6 +5,7 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.metrics.JvmStats;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.RawPartial;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
 import dev.bullet.record.Record;
@@ -207,6 +208,9 @@ class KryoSerializationTest {
 
     /** Values made comparable: records as (class, fields), byte arrays as lists. */
     private static Object normalize(Object value) {
+        if (value instanceof RawPartial p) {
+            return List.of("RawPartial", normalize(p.rows()));
+        }
         if (value instanceof Record r) {
             return List.of(r.getClass().getSimpleName(), r.asMap());
         }
