@@ -13,6 +13,21 @@ for arg in "$@"; do
   fi
 done
 bullet_classpath tests # builds the benchmark classes (src/test) when they are missing or older than the sources
+# Without --records, the generator's 20,000 seed-shaped records (seed 42, the records of docs/PERFORMANCE.md), made once.
+records_given=false
+for arg in "$@"; do
+  [[ "$arg" == "--records" || "$arg" == --records=* || "$arg" == "--help" || "$arg" == "-h" ]] && records_given=true
+done
+if [[ "$records_given" == false ]]; then
+  default_records="$BULLET_HOME/target/bench/records-seed42.jsonl"
+  if [[ ! -s "$default_records" ]]; then
+    mkdir -p "$(dirname "$default_records")"
+    "$BULLET_HOME/scripts/generate.sh" --out "$default_records.tmp" --count 20000 --seed 42 --rate max >&2
+    mv "$default_records.tmp" "$default_records"
+  fi
+  echo "bench-engine: no --records given: using $default_records (20,000 generator records, seed 42)" >&2
+  set -- --records "$default_records" "$@"
+fi
 # One thread does the work; a fixed heap and a throughput-friendly GC keep runs comparable.
 exec java ${BENCH_JAVA_OPTS:--Xms2g -Xmx2g -XX:+UseParallelGC} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
   -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.EngineBenchmark "$@"

@@ -33,6 +33,7 @@ public final class EngineBenchmark {
             "                       [--queries-file FILE] [--no-decode] [--no-baseline] [--no-reference] [--batch N]",
             "",
             "E1: N simultaneous queries over the records (JSON lines), one thread, decode included, warm-up first.",
+            "Without --records the script uses 20,000 generator records (seed 42), made once under target/bench.",
             "Prints one JSON object with records_per_second and query_evaluations_per_second (= records/s x N),",
             "cores used and heap, and - unless --no-baseline - the same work on bullet-core 1.5.2 (default query",
             "manager and equality partitioner) with the ratios. For any other mix or a queries file the same run also",
