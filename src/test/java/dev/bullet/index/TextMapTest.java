@@ -1,0 +1,65 @@
+package dev.bullet.index;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The map answers as a plain map of its keys whatever its summary holds: over random adds and removes of texts
+ * (more keys than the summary has bits, then all of them leaving again), a lookup by key and a lookup from bytes
+ * with the hash worked out by the caller both find exactly the queries a shadow map has.
+ */
+class TextMapTest {
+    @Test
+    void answersAsAPlainMapWhileKeysComeAndGo() {
+        Random r = new Random(3L);
+        TextMap<Integer> map = new TextMap<>();
+        Map<String, List<Integer>> shadow = new HashMap<>();
+        TextKey probe = TextKey.probe();
+        int found = 0;
+        for (int step = 0; step < 40_000; step++) {
+            String text = "v" + r.nextInt(step < 30_000 ? 2_000 : 50);
+            Integer query = r.nextInt(4);
+            List<Integer> queries = shadow.computeIfAbsent(text, k -> new ArrayList<>());
+            if (step < 20_000 ? r.nextInt(3) > 0 : r.nextInt(3) == 0) {
+                assertEquals(!queries.contains(query), map.add(TextKey.of(text), query));
+                if (!queries.contains(query)) {
+                    queries.add(query);
+                }
+            } else {
+                map.remove(TextKey.of(text), query);
+                queries.remove(query);
+            }
+            if (queries.isEmpty()) {
+                shadow.remove(text);
+            }
+            String asked = "v" + r.nextInt(2_000);
+            List<Integer> expected = shadow.get(asked);
+            byte[] bytes = ("\"" + asked + "\"").getBytes(StandardCharsets.UTF_8);
+            int hash = 1;
+            for (int i = 1; i < bytes.length - 1; i++) {
+                hash = TextKey.next(hash, bytes[i]);
+            }
+            assertEquals(expected, map.get(bytes, 1, bytes.length - 1, hash, probe), asked);
+            assertEquals(expected, map.get(TextKey.of(asked)), asked);
+            found += expected == null ? 0 : 1;
+        }
+        assertTrue(found > 1_000, "lookups must find keys too: " + found);
+        for (Map.Entry<String, List<Integer>> e : shadow.entrySet()) {
+            for (Integer q : e.getValue()) {
+                map.remove(TextKey.of(e.getKey()), q);
+            }
+        }
+        assertTrue(map.isEmpty());
+        assertNull(map.get(TextKey.of("v1")));
+    }
+}
