@@ -40,24 +40,7 @@ public final class RawPartial {
 
     /** The rows as one JSON array, written into an array of the exact size. */
     public byte[] bytes() {
-        int n = rows.size();
-        int size = n == 0 ? 2 : n + 1; // the brackets and the commas between rows
-        for (byte[] row : rows) {
-            size += row.length;
-        }
-        byte[] out = new byte[size];
-        out[0] = '[';
-        int at = 1;
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out[at++] = ',';
-            }
-            byte[] row = rows.get(i);
-            System.arraycopy(row, 0, out, at, row.length);
-            at += row.length;
-        }
-        out[at] = ']';
-        return out;
+        return JsonCodec.array(rows);
     }
 
     private static byte[] trim(byte[] json) {

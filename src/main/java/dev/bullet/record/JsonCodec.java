@@ -81,6 +81,31 @@ public final class JsonCodec {
     }
 
     /**
+     * The JSON array of these JSON values, written into an array of the exact size: each value's bytes are copied
+     * once. The reverse of {@link #objects} for objects.
+     */
+    public static byte[] array(List<byte[]> values) {
+        int n = values.size();
+        int size = n == 0 ? 2 : n + 1; // the brackets and the commas between values
+        for (byte[] value : values) {
+            size += value.length;
+        }
+        byte[] out = new byte[size];
+        out[0] = '[';
+        int at = 1;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out[at++] = ',';
+            }
+            byte[] value = values.get(i);
+            System.arraycopy(value, 0, out, at, value.length);
+            at += value.length;
+        }
+        out[at] = ']';
+        return out;
+    }
+
+    /**
      * The JSON of each element of a trusted JSON array of objects (our own RAW partials), as bytes cut from it, at
      * most {@code max}: each parses ({@link #parseMap}) to the element {@link #parseRecords} reads there.
      */

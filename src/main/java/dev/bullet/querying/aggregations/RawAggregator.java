@@ -92,24 +92,7 @@ public final class RawAggregator implements Aggregator {
      */
     @Override
     public byte[] serialize() {
-        byte[][] parts = rowsJson();
-        int n = parts.length;
-        int size = n == 0 ? 2 : n + 1; // the brackets and the commas between records
-        for (byte[] part : parts) {
-            size += part.length;
-        }
-        byte[] out = new byte[size];
-        out[0] = '[';
-        int at = 1;
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out[at++] = ',';
-            }
-            System.arraycopy(parts[i], 0, out, at, parts[i].length);
-            at += parts[i].length;
-        }
-        out[at] = ']';
-        return out;
+        return JsonCodec.array(java.util.Arrays.asList(rowsJson()));
     }
 
     /**
