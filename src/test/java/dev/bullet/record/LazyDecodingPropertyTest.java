@@ -306,6 +306,44 @@ class LazyDecodingPropertyTest {
     }
 
     @Test
+    void aLayoutSharedByRecordsWhoseKeysOnlyHashAlikeNeverAnswersForTheWrongKey() {
+        // "Aa", "BB" and "C#" hash alike, so these records share one key layout; only the first one's keys are the
+        // layout's own bytes, and a slot found through another record's layout must still be checked against the key
+        List<String> records = List.of("{\"Aa\":1,\"x\":{\"Aa\":2}}", "{\"BB\":3,\"x\":{\"Aa\":4}}",
+                                       "{\"Aa\":5,\"x\":{\"Aa\":6}}", "{\"C#\":7,\"x\":null}", "{\"BB\":8,\"x\":9}");
+        List<FieldPath> paths = List.of(FieldPath.of("Aa"), FieldPath.of("BB"), FieldPath.of("C#"), FieldPath.of("x.Aa"));
+        for (int round = 0; round < 3; round++) {
+            for (int first = 0; first < records.size(); first++) {
+                LazyRecord layoutOf = (LazyRecord) decoder.decode(records.get(first).getBytes(StandardCharsets.UTF_8));
+                for (int k = 0; k < records.size(); k++) {
+                    String json = records.get((first + k) % records.size());
+                    LazyRecord record = (LazyRecord) decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+                    Record eager = RecordDecoder.decodeEagerly(json);
+                    assertEquals(layoutOf.layout(), record.layout(), json);
+                    for (FieldPath path : paths) {
+                        long span = record.span(path, layoutOf.layoutSlot(path));
+                        Object expected = eager.get(path);
+                        assertEquals(expected == null, span == LazyRecord.MISSING, path + " of " + json);
+                        if (expected != null) {
+                            String text = new String(record.bytes(), (int) (span >>> 32), (int) span - (int) (span >>> 32),
+                                                     StandardCharsets.UTF_8);
+                            assertEquals(expected, RecordDecoder.decodeEagerly("{\"v\":" + text + "}").get(FieldPath.of("v")),
+                                         path + " of " + json);
+                        }
+                        if (path.depth() > 1) {
+                            PathTree tree = new PathTree(path.head());
+                            tree.add(path);
+                            long[] out = new long[tree.capacity()];
+                            record.treeSpans(tree, layoutOf.layoutSlot(path), out);
+                            assertEquals(span, out[0], "tree of " + path + " of " + json);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void largeMapsWithDuplicateAndNonAsciiKeysReadAsGsonReadsThem() {
         // past the pairwise duplicate check (16 keys) the view finds duplicates through a hash map
         for (int dupAt : new int[] {3, 17, 39}) {
