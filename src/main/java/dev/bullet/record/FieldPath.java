@@ -19,6 +19,7 @@ public final class FieldPath {
     private final byte[][] segmentsUtf8;
     private final byte[] headUtf8;
     private final int headHash;
+    private final long headWord;
     private final byte[] textUtf8;
     private final int textHash;
 
@@ -35,6 +36,7 @@ public final class FieldPath {
         }
         this.headUtf8 = segmentsUtf8[0];
         this.headHash = JsonScanner.hash(headUtf8);
+        this.headWord = keyWord(headUtf8);
         this.textUtf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         this.textHash = JsonScanner.hash(textUtf8);
     }
@@ -45,6 +47,31 @@ public final class FieldPath {
 
     int headHash() {
         return headHash;
+    }
+
+    /** {@link #keyWord} of the head. */
+    long headWord() {
+        return headWord;
+    }
+
+    /**
+     * A key shorter than 8 bytes as it lies in a message: its bytes and the closing quote, read as one little-endian
+     * word (so one masked read compares a key, {@link #keyMask}); 0 for a longer key.
+     */
+    static long keyWord(byte[] key) {
+        if (key.length >= 8) {
+            return 0;
+        }
+        long word = (long) '"' << (8 * key.length);
+        for (int k = 0; k < key.length; k++) {
+            word |= (long) (key[k] & 0xff) << (8 * k);
+        }
+        return word;
+    }
+
+    /** The mask of a {@link #keyWord}'s bytes, for a key of this length (under 8). */
+    static long keyMask(int length) {
+        return -1L >>> (8 * (7 - length));
     }
 
     /** The UTF-8 bytes of segment {@code i}. */

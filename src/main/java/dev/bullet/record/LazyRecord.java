@@ -51,10 +51,10 @@ public final class LazyRecord implements Record {
             return path.resolve(map);
         }
         if (path.depth() == 1) {
-            return top(path.headUtf8(), path.headHash());
+            return top(path.headUtf8(), path.headHash(), path.headWord());
         }
-        Object nested = path.resolveFrom(top(path.headUtf8(), path.headHash()), 1);
-        return nested != null ? nested : top(path.textUtf8(), path.textHash());
+        Object nested = path.resolveFrom(top(path.headUtf8(), path.headHash(), path.headWord()), 1);
+        return nested != null ? nested : top(path.textUtf8(), path.textHash(), 0);
     }
 
     /**
@@ -90,7 +90,7 @@ public final class LazyRecord implements Record {
     }
 
     private long spanFrom(FieldPath path, int layoutSlot) {
-        int slot = checkSlot(layoutSlot, path.headUtf8());
+        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
         if (slot == UNSURE_SLOT) {
             return UNSURE;
         }
@@ -120,7 +120,7 @@ public final class LazyRecord implements Record {
             java.util.Arrays.fill(out, 0, n, UNSURE);
             return;
         }
-        int slot = checkSlot(layoutSlot, tree.headUtf8());
+        int slot = checkSlot(layoutSlot, tree.headUtf8(), tree.headWord());
         if (slot == UNSURE_SLOT) {
             java.util.Arrays.fill(out, 0, n, UNSURE);
             return;
@@ -254,15 +254,15 @@ public final class LazyRecord implements Record {
 
     /** The slot of a top-level key whose value is not null; MISSING_SLOT; UNSURE_SLOT (duplicate key hashes). */
     private int topSlot(byte[] key, int hash) {
-        return checkSlot(shape.slotOf(hash), key);
+        return checkSlot(shape.slotOf(hash), key, 0);
     }
 
     /** {@link #topSlot} from the layout's answer for the key's hash: the key and a non-null value are checked here. */
-    private int checkSlot(int slot, byte[] key) {
+    private int checkSlot(int slot, byte[] key, long keyWord) {
         if (slot == KeyShape.AMBIGUOUS) {
             return UNSURE_SLOT;
         }
-        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key) || data[slots[slot * JsonScanner.SLOT + 2]] == 'n') {
+        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key, keyWord) || data[slots[slot * JsonScanner.SLOT + 2]] == 'n') {
             return MISSING_SLOT;
         }
         return slot;
@@ -398,10 +398,10 @@ public final class LazyRecord implements Record {
     }
 
     /** The value of a top-level key (the last occurrence), or null. */
-    private Object top(byte[] key, int hash) {
+    private Object top(byte[] key, int hash, long keyWord) {
         int slot = shape.slotOf(hash);
         if (slot >= 0) {
-            return sameKey(slot * JsonScanner.SLOT, key) ? value(slot) : null;
+            return sameKey(slot * JsonScanner.SLOT, key, keyWord) ? value(slot) : null;
         }
         if (slot == KeyShape.ABSENT) {
             return null;
@@ -414,6 +414,18 @@ public final class LazyRecord implements Record {
         }
         return null;
     }
+
+    /** {@link #sameKey(int, byte[])}, in one masked read when the key has a {@link FieldPath#keyWord} (not 0). */
+    private boolean sameKey(int s, byte[] key, long keyWord) {
+        int start = slots[s + 1];
+        if (keyWord != 0 && start + 8 <= data.length) {
+            return ((long) WORDS.get(data, start) & FieldPath.keyMask(key.length)) == keyWord;
+        }
+        return sameKey(s, key);
+    }
+
+    private static final java.lang.invoke.VarHandle WORDS =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private boolean sameKey(int s, byte[] key) {
         int start = slots[s + 1];

@@ -30,6 +30,7 @@ public final class PathTree {
 
     private final String head;
     private final byte[] headUtf8;
+    private final long headWord;
     private final List<FieldPath> paths = new ArrayList<>();
     private int size;
     private Node root;
@@ -38,6 +39,7 @@ public final class PathTree {
     public PathTree(String head) {
         this.head = head;
         this.headUtf8 = head.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.headWord = FieldPath.keyWord(headUtf8);
     }
 
     /** Adds a path under the head (two segments or more); returns its position. */
@@ -79,6 +81,10 @@ public final class PathTree {
     /** The path at a position, or null when it is free. */
     public FieldPath path(int position) {
         return paths.get(position);
+    }
+
+    long headWord() {
+        return headWord;
     }
 
     byte[] headUtf8() {
