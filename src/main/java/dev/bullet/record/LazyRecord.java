@@ -172,10 +172,14 @@ public final class LazyRecord implements Record {
                     }
                     int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
                     int valueEnd = RawJson.skipValue(data, valueStart);
+                    int length = keyEnd - keyStart;
+                    // a short key and its quote as one word: each kid's name is then one compare
+                    long word = length < 8 && keyStart + 8 <= data.length
+                        ? (long) WORDS.get(data, keyStart) & FieldPath.keyMask(length) : 0;
                     for (PathTree.Node kid : kids) {
                         byte[] key = kid.name;
-                        if (key.length == keyEnd - keyStart
-                            && java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length)) {
+                        if (key.length == length && (word != 0 ? kid.word == word
+                            : java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length))) {
                             kid.valueAt = valueStart;
                             if (kid.end >= 0) {
                                 out[kid.end] = (long) valueStart << 32 | valueEnd;

@@ -14,6 +14,8 @@ public final class PathTree {
     /** One segment on the way: its children, and the position of the path that ends here (-1: none). */
     static final class Node {
         final byte[] name;
+        /** {@link FieldPath#keyWord} of the name. */
+        final long word;
         final int index;
         int end = -1;
         Node[] kids = new Node[0];
@@ -24,6 +26,7 @@ public final class PathTree {
 
         Node(byte[] name, int index) {
             this.name = name;
+            this.word = FieldPath.keyWord(name);
             this.index = index;
         }
     }
