@@ -183,6 +183,14 @@ public final class FilterEngine {
         return queries.size();
     }
 
+    /**
+     * How many evaluators meet the records: each RAW query, and one per group of non-RAW queries with the same
+     * filter, projection and aggregation (so 100 people on one dashboard count once).
+     */
+    public int evaluators() {
+        return active.size() + shared.size();
+    }
+
     /** RLIKE queries (shared ones once) whose pattern requires no literal: they meet every record (a metric). */
     public int unfilteredRegexQueries() {
         return index.unfilteredRegexQueries();

@@ -5,6 +5,8 @@ import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.Record;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +43,45 @@ class FilterEngineTest {
         engine.tick(T0 + 1_000_000, out);
         assertEquals(List.of(), out);
         assertFalse(engine.remove("bad"));
+    }
+
+    /** Each non-RAW aggregation kind behind a filter of every clause kind; sent by 100 people, parsed 100 times. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"type\": \"GROUP\", \"fields\": {\"s\": \"s\"}, \"attributes\": {\"operations\": [{\"type\": \"COUNT\"},"
+            + " {\"type\": \"AVG\", \"field\": \"n\", \"newName\": \"avg\"}]}}",
+        "{\"type\": \"COUNT DISTINCT\", \"fields\": {\"s\": \"s\"}, \"attributes\": {\"newName\": \"d\"}}",
+        "{\"type\": \"TOP K\", \"size\": 5, \"fields\": {\"s\": \"s\"}, \"attributes\": {\"threshold\": 2}}",
+        "{\"type\": \"DISTRIBUTION\", \"fields\": {\"n\": \"n\"}, \"attributes\": {\"type\": \"QUANTILE\", \"points\": [0.5, 0.99]}}",
+        "{\"type\": \"DISTRIBUTION\", \"fields\": {\"n\": \"n\"}, \"attributes\": {\"type\": \"PMF\", \"numberOfPoints\": 5}}",
+        "{\"type\": \"DISTRIBUTION\", \"fields\": {\"n\": \"n\"}, \"attributes\": {\"type\": \"CDF\", \"start\": 0, \"end\": 10, \"increment\": 2}}"})
+    void identicalDashboardsOfEveryAggregationShareOneEvaluator(String aggregation) {
+        String filters = "[{\"operation\": \"AND\", \"clauses\": [{\"field\": \"s\", \"operation\": \"!=\", \"values\": [\"x\"]},"
+            + " {\"field\": \"s\", \"operation\": \"RLIKE\", \"values\": [\"a.*\"]},"
+            + " {\"operation\": \"NOT\", \"clauses\": [{\"field\": \"m\", \"operation\": \"CONTAINSKEY\", \"values\": [\"k\"]}]},"
+            + " {\"field\": \"n\", \"operation\": \">=\", \"values\": [\"0\"]}]}]";
+        String dashboard = "{\"filters\": " + filters + ", \"aggregation\": " + aggregation + ", \"duration\": 10000}";
+        for (int i = 0; i < 100; i++) {
+            assertTrue(engine.add("q" + i, dashboard, T0), dashboard);
+        }
+        assertEquals(100, engine.size());
+        assertEquals(1, engine.evaluators(), "100 identical dashboards are evaluated once: " + aggregation);
+        String other = dashboard.replace("\"x\"", "\"y\"");
+        assertTrue(engine.add("other", other, T0));
+        assertEquals(2, engine.evaluators(), "another filter is another evaluation");
+        assertTrue(engine.remove("other"));
+        assertEquals(1, engine.evaluators());
+
+        engine.consume(List.of(Records.of("s", "ab", "n", 3L).build(), Records.of("s", "x", "n", 4L).build()), T0 + 10, out);
+        engine.tick(T0 + 20_000, out);
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        java.util.Set<String> payloads = new java.util.HashSet<>();
+        for (FilterEngine.Partial p : out) {
+            ids.add(p.id());
+            payloads.add(java.util.Arrays.toString(p.data()));
+        }
+        assertEquals(100, ids.size(), "every member gets its partial");
+        assertEquals(1, payloads.size(), "the same partial");
     }
 
     @Test
