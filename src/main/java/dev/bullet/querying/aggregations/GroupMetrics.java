@@ -157,37 +157,142 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         return c;
     }
 
+    // The summary's bytes (Filter task to Join task): a length, then binary fields, each number with its type
+    // (a long stays a long, a double a double: -0.0, infinities and NaN too), strings as UTF-8; a value of any
+    // other kind as its JSON text. Made and read for every group of every partial, so no JSON parser in the way.
+    private static final byte NULL = 0;
+    private static final byte LONG = 1;
+    private static final byte DOUBLE = 2;
+    private static final byte STRING = 3;
+    private static final byte TRUE = 4;
+    private static final byte FALSE = 5;
+    private static final byte JSON = 6;
+
     @Override
     public byte[] toByteArray() {
-        List<Object> state = new ArrayList<>(4);
-        state.add(groupValues);
-        state.add(count);
-        state.add(Arrays.asList(values));
-        List<Object> usedList = new ArrayList<>(used.length);
-        for (long u : used) {
-            usedList.add(u);
+        byte[][] texts = groupValues == null ? new byte[0][] : new byte[groupValues.size()][];
+        int size = 8 + 4 + values.length * 9 + used.length * 8 + 4;
+        for (int i = 0; i < texts.length; i++) {
+            Object v = groupValues.get(i);
+            if (v instanceof String) {
+                texts[i] = ((String) v).getBytes(StandardCharsets.UTF_8);
+            } else if (v != null && !(v instanceof Long) && !(v instanceof Double) && !(v instanceof Boolean)) {
+                texts[i] = JsonCodec.toJson(v).getBytes(StandardCharsets.UTF_8);
+            }
+            size += 1 + (texts[i] != null ? 4 + texts[i].length : v instanceof Long || v instanceof Double ? 8 : 0);
         }
-        state.add(usedList);
-        byte[] json = JsonCodec.toJson(state).getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(4 + json.length).order(ByteOrder.LITTLE_ENDIAN).putInt(json.length).put(json).array();
+        ByteBuffer out = ByteBuffer.allocate(4 + size).order(ByteOrder.LITTLE_ENDIAN);
+        out.putInt(size);
+        out.putLong(count);
+        out.putInt(values.length);
+        for (Number v : values) {
+            putNumber(out, v);
+        }
+        for (long u : used) {
+            out.putLong(u);
+        }
+        out.putInt(groupValues == null ? -1 : texts.length);
+        for (int i = 0; i < texts.length; i++) {
+            Object v = groupValues.get(i);
+            if (v instanceof String) {
+                out.put(STRING).putInt(texts[i].length).put(texts[i]);
+            } else if (texts[i] != null) {
+                out.put(JSON).putInt(texts[i].length).put(texts[i]);
+            } else if (v instanceof Boolean) {
+                out.put((Boolean) v ? TRUE : FALSE);
+            } else {
+                putNumber(out, (Number) v);
+            }
+        }
+        return out.array();
     }
 
-    @SuppressWarnings("unchecked")
-    static DeserializeResult<GroupMetrics> fromMemory(GroupSpec spec, Memory memory) {
-        int length = memory.getInt(0);
-        byte[] json = new byte[length];
-        memory.getByteArray(4, json, 0, length);
-        List<Object> state = JsonCodec.parseList(new String(json, StandardCharsets.UTF_8));
-        GroupMetrics m = new GroupMetrics(spec);
-        m.groupValues = (List<Object>) state.get(0);
-        m.count = ((Number) state.get(1)).longValue();
-        List<Object> vs = (List<Object>) state.get(2);
-        List<Object> us = (List<Object>) state.get(3);
-        for (int i = 0; i < m.values.length; i++) {
-            m.values[i] = (Number) vs.get(i);
-            m.used[i] = ((Number) us.get(i)).longValue();
+    private static void putNumber(ByteBuffer out, Number v) {
+        if (v == null) {
+            out.put(NULL);
+        } else if (v instanceof Long) {
+            out.put(LONG).putLong(v.longValue());
+        } else {
+            out.put(DOUBLE).putDouble(v.doubleValue()); // accumulate keeps longs and doubles only
         }
-        return new DeserializeResult<>(m, 4 + length);
+    }
+
+    static DeserializeResult<GroupMetrics> fromMemory(GroupSpec spec, Memory memory) {
+        int size = memory.getInt(0);
+        Reader in = new Reader(memory, 4);
+        GroupMetrics m = new GroupMetrics(spec);
+        m.count = in.getLong();
+        int n = in.getInt();
+        if (n != m.values.length) {
+            throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + m.values.length);
+        }
+        for (int i = 0; i < n; i++) {
+            m.values[i] = (Number) in.value();
+        }
+        for (int i = 0; i < n; i++) {
+            m.used[i] = in.getLong();
+        }
+        int k = in.getInt();
+        if (k >= 0) {
+            List<Object> groupValues = new ArrayList<>(k);
+            for (int i = 0; i < k; i++) {
+                groupValues.add(in.value());
+            }
+            m.groupValues = groupValues;
+        }
+        return new DeserializeResult<>(m, 4 + size);
+    }
+
+    /** Reads the fields of a summary in order. */
+    private static final class Reader {
+        private final Memory memory;
+        private long at;
+
+        Reader(Memory memory, long at) {
+            this.memory = memory;
+            this.at = at;
+        }
+
+        long getLong() {
+            long v = memory.getLong(at);
+            at += 8;
+            return v;
+        }
+
+        int getInt() {
+            int v = memory.getInt(at);
+            at += 4;
+            return v;
+        }
+
+        Object value() {
+            byte tag = memory.getByte(at++);
+            switch (tag) {
+                case NULL:
+                    return null;
+                case LONG:
+                    return getLong();
+                case DOUBLE: {
+                    double v = memory.getDouble(at);
+                    at += 8;
+                    return v;
+                }
+                case TRUE:
+                    return Boolean.TRUE;
+                case FALSE:
+                    return Boolean.FALSE;
+                case STRING:
+                case JSON: {
+                    byte[] bytes = new byte[getInt()];
+                    memory.getByteArray(at, bytes, 0, bytes.length);
+                    at += bytes.length;
+                    String text = new String(bytes, StandardCharsets.UTF_8);
+                    return tag == STRING ? text : JsonCodec.parse(text);
+                }
+                default:
+                    throw new IllegalArgumentException("not a group summary value: tag " + tag);
+            }
+        }
     }
 
     /** Factory, merge rules and deserializer for the tuple sketch, all bound to one query's spec. */

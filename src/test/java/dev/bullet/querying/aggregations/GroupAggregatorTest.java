@@ -129,6 +129,36 @@ class GroupAggregatorTest {
         assertEquals(source.records(), target.records());
     }
 
+    /**
+     * A partial carries each group's values and metrics with their types: longs at their limits, -0.0, huge and
+     * infinite doubles, booleans, missing values, non-ASCII text, maps and lists (grouped as their JSON text).
+     */
+    @Test
+    void partialsCarryEveryKindOfValueWithItsType() {
+        String json = "{\"type\": \"GROUP\", \"size\": 100, \"fields\": {\"g\": \"g\", \"h\": \"h\"}, " + METRICS + "}";
+        List<Object> groups = java.util.Arrays.asList("r\u00e9sum\u00e9 \u20ac \uD83D\uDE00", "", Long.MIN_VALUE, Long.MAX_VALUE,
+            -0.0, 0.0, 1e300, Double.MIN_VALUE, true, false, null, Map.of("a", 1L), List.of("x", 2L), "[\"x\",2]");
+        List<Object> metrics = java.util.Arrays.asList(Long.MAX_VALUE, 1L, -0.0, 1e308, 1e308, Long.MIN_VALUE, -1L, 2.5, null, "x");
+        java.util.List<Record> records = new java.util.ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+            for (int j = 0; j < metrics.size(); j += 1 + i % 3) {
+                Records b = Records.of("v", metrics.get(j));
+                if (groups.get(i) != null) {
+                    b = Records.of("g", groups.get(i), "h", i % 2 == 0 ? "even" : (Object) (long) i, "v", metrics.get(j));
+                }
+                records.add(b.build());
+            }
+        }
+        Aggregator source = Aggregations.consumeAll(Aggregations.create(json), records);
+        List<Map<String, Object>> rows = source.records();
+        assertTrue(rows.size() >= groups.size() - 1, rows.toString());
+        assertTrue(rows.stream().anyMatch(r -> Double.valueOf(Double.POSITIVE_INFINITY).equals(r.get("SUM_v"))), rows.toString());
+        Aggregator target = Aggregations.roundTrip(json, QuerySettings.defaults(), source);
+        assertEquals(rows, target.records()); // Map.equals: a Long is not a Double, -0.0 is not 0.0
+        Aggregator twice = Aggregations.roundTrip(json, QuerySettings.defaults(), target);
+        assertEquals(rows, twice.records());
+    }
+
     @Test
     void mergingPartialsAddsUpTheirGroups() {
         Aggregator a = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(0, 3));
