@@ -5,7 +5,6 @@ import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -20,13 +19,20 @@ import java.util.Set;
  */
 final class RawMap extends AbstractMap<String, Object> {
     private static final Object UNREAD = new Object();
-    /** Up to this many entries, duplicate keys are found by comparing hashes pairwise; above, with a hash map. */
+    /** Up to this many entries, keys are found by comparing hashes pairwise; above, through a table of entries. */
     private static final int PAIRWISE = 16;
 
     private final byte[] data;
     private final int start;
     /** Per entry: key start, key end (inside the quotes), value start, value end. Null until first read. */
     private int[] spans;
+    /** Per entry, its key's text hash ({@link RawJson#hash}, a {@code String}'s hash code). */
+    private int[] hashes;
+    /**
+     * Above {@link #PAIRWISE} entries: open addressing from a key's hash to its entry + 1 (0: free slot), so a
+     * lookup in a large map (a RAW result's record) probes a slot or two instead of walking every key.
+     */
+    private int[] table;
     private int size;
     private boolean nonAsciiKeys;
     private String[] keys;
@@ -44,14 +50,21 @@ final class RawMap extends AbstractMap<String, Object> {
         Indexer indexer = new Indexer();
         RawBytes.members(data, start, indexer);
         spans = indexer.s;
+        hashes = indexer.hashes;
+        table = indexer.table;
         size = indexer.n;
+    }
+
+    private static int slotOf(int hash, int mask) {
+        int h = hash * 0x9E3779B9;
+        return (h ^ (h >>> 16)) & mask;
     }
 
     /** Notes each distinct key's place and the value of its last occurrence, as the members are walked. */
     private final class Indexer implements RawBytes.Members {
         int[] s = new int[16];
         int[] hashes = new int[4];
-        Map<String, Integer> seen;
+        int[] table;
         int n;
 
         @Override
@@ -67,14 +80,17 @@ final class RawMap extends AbstractMap<String, Object> {
                     }
                 }
             } else {
-                if (seen == null) {
-                    seen = new HashMap<>();
-                    for (int e = 0; e < n; e++) {
-                        seen.put(keyText(s, e), e);
+                if (table == null || n * 2 >= table.length) {
+                    rebuild();
+                }
+                int mask = table.length - 1;
+                for (int t = slotOf(hash, mask); table[t] != 0; t = (t + 1) & mask) {
+                    int e = table[t] - 1;
+                    if (hashes[e] == hash && sameKey(s, e, keyStart, keyEnd)) {
+                        duplicate = e;
+                        break;
                     }
                 }
-                Integer e = seen.get(new String(data, keyStart, keyEnd - keyStart, StandardCharsets.UTF_8));
-                duplicate = e == null ? -1 : e;
             }
             if (duplicate >= 0) { // the last value wins, in the first key's place
                 s[duplicate * 4 + 2] = valueStart;
@@ -92,10 +108,27 @@ final class RawMap extends AbstractMap<String, Object> {
             s[n * 4 + 2] = valueStart;
             s[n * 4 + 3] = valueEnd;
             hashes[n] = hash;
-            if (seen != null) {
-                seen.put(keyText(s, n), n);
+            if (table != null) {
+                place(table, n);
             }
             n++;
+        }
+
+        /** A table for the entries so far, with room for as many again. */
+        private void rebuild() {
+            table = new int[Integer.highestOneBit(Math.max(PAIRWISE, n) * 4)];
+            for (int e = 0; e < n; e++) {
+                place(table, e);
+            }
+        }
+
+        private void place(int[] table, int e) {
+            int mask = table.length - 1;
+            int t = slotOf(hashes[e], mask);
+            while (table[t] != 0) {
+                t = (t + 1) & mask;
+            }
+            table[t] = e + 1;
         }
     }
 
@@ -127,6 +160,17 @@ final class RawMap extends AbstractMap<String, Object> {
         }
         index();
         String k = (String) key;
+        if (table != null) { // a key's text hash is its String's hash code
+            int hash = k.hashCode();
+            int mask = table.length - 1;
+            for (int t = slotOf(hash, mask); table[t] != 0; t = (t + 1) & mask) {
+                int e = table[t] - 1;
+                if (hashes[e] == hash && RawJson.sameText(data, spans[e * 4], spans[e * 4 + 1], k)) {
+                    return e;
+                }
+            }
+            return -1;
+        }
         for (int e = 0; e < size; e++) {
             if (RawJson.sameText(data, spans[e * 4], spans[e * 4 + 1], k)) {
                 return e;

@@ -366,13 +366,20 @@ class LazyDecodingPropertyTest {
                 json.append(i > 0 ? "," : "").append("\"k").append(i).append(i % 7 == 0 ? "\u00e9" : "").append("\":").append(i);
             }
             json.append(",\"k").append(dupAt).append(dupAt % 7 == 0 ? "\u00e9" : "").append("\":\"last\"");
-            json.append(",\"\u00ff\":1,\"\u00ff\":[2,{\"a\":3}]}}");
+            json.append(",\"\u00ff\":1,\"\u00ff\":[2,{\"a\":3}],\"Aa\":4,\"BB\":5,\"Aa\":6}}"); // Aa, BB, C# hash alike
             Record eager = RecordDecoder.decodeEagerly(json.toString());
             Record lazy = decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8));
             assertSameContainer(eager.get(FieldPath.of("m")), lazy.get(FieldPath.of("m")), json.toString());
-            for (String path : List.of("m.k" + dupAt, "m.k" + dupAt + "\u00e9", "m.k20", "m.\u00ff", "m.\u00ff.1.a", "m.k40")) {
+            for (String path : List.of("m.k" + dupAt, "m.k" + dupAt + "\u00e9", "m.k20", "m.\u00ff", "m.\u00ff.1.a", "m.k40",
+                                       "m.Aa", "m.BB", "m.C#")) {
                 Record fresh = decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8));
                 assertEquals(eager.get(FieldPath.of(path)), fresh.get(FieldPath.of(path)), path + " of " + json);
+            }
+            Map<?, ?> viewed = (Map<?, ?>) decoder.decode(json.toString().getBytes(StandardCharsets.UTF_8)).get(FieldPath.of("m"));
+            Map<?, ?> decoded = (Map<?, ?>) eager.get(FieldPath.of("m"));
+            for (Object key : List.of("k0\u00e9", "k1", "k" + dupAt, "k39", "k40", "Aa", "BB", "C#", "\u00ff", "", "k")) {
+                assertEquals(decoded.get(key), viewed.get(key), key + " in " + json);
+                assertEquals(decoded.containsKey(key), viewed.containsKey(key), key + " in " + json);
             }
         }
     }
