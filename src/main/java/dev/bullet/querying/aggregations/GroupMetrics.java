@@ -28,13 +28,25 @@ final class GroupMetrics implements UpdatableSummary<Record> {
     private final GroupSpec spec;
     private List<Object> groupValues;
     private long count;
-    private final Number[] values;
+    /**
+     * Per operation, its value as a primitive ({@link #NONE}, a long in {@code longs}, a double in {@code doubles}):
+     * updated in place, so a summary that lives long (in the old generation) is not handed a new box per record.
+     */
+    private final byte[] kinds;
+    private final long[] longs;
+    private final double[] doubles;
     private final long[] used;
+    private static final byte NONE = 0;
+    private static final byte IS_LONG = 1;
+    private static final byte IS_DOUBLE = 2;
 
     GroupMetrics(GroupSpec spec) {
         this.spec = spec;
-        this.values = new Number[spec.operations().size()];
-        this.used = new long[values.length];
+        int n = spec.operations().size();
+        this.kinds = new byte[n];
+        this.longs = new long[n];
+        this.doubles = new double[n];
+        this.used = new long[n];
     }
 
     @Override
@@ -44,59 +56,99 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         }
         count++;
         List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < values.length; i++) {
+        for (int i = 0; i < kinds.length; i++) {
             GroupOperation op = ops.get(i);
             if (op.type() == GroupOperation.Type.COUNT) {
                 continue;
             }
             Object v = record.get(op.field());
-            if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
-                accumulate(i, op.type(), (Number) v, 1);
+            if (v instanceof Long) {
+                accumulate(i, op.type(), (Long) v, 1);
+            } else if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
+                accumulate(i, op.type(), ((Number) v).doubleValue(), 1);
             }
         }
         return this;
     }
 
-    private void accumulate(int i, GroupOperation.Type type, Number v, long n) {
-        Number current = values[i];
+    /** Folds a long in: sums stay whole while every value is a long and the sum fits. */
+    private void accumulate(int i, GroupOperation.Type type, long x, long n) {
         used[i] += n;
-        if (current == null) {
-            values[i] = v;
+        byte kind = kinds[i];
+        if (kind == NONE) {
+            kinds[i] = IS_LONG;
+            longs[i] = x;
             return;
         }
         switch (type) {
             case SUM:
             case AVG:
-                values[i] = add(current, v);
+                if (kind == IS_LONG) {
+                    long a = longs[i];
+                    long r = a + x;
+                    if (((a ^ r) & (x ^ r)) >= 0) {
+                        longs[i] = r;
+                    } else {
+                        doubles[i] = (double) a + (double) x;
+                        kinds[i] = IS_DOUBLE;
+                    }
+                } else {
+                    doubles[i] = doubles[i] + (double) x;
+                }
                 break;
             case MIN:
-                values[i] = compare(v, current) < 0 ? v : current;
+                if (kind == IS_LONG ? x < longs[i] : Double.compare((double) x, doubles[i]) < 0) {
+                    kinds[i] = IS_LONG;
+                    longs[i] = x;
+                }
                 break;
             case MAX:
-                values[i] = compare(v, current) > 0 ? v : current;
+                if (kind == IS_LONG ? x > longs[i] : Double.compare((double) x, doubles[i]) > 0) {
+                    kinds[i] = IS_LONG;
+                    longs[i] = x;
+                }
                 break;
             default:
                 break;
         }
     }
 
-    private static Number add(Number a, Number b) {
-        if (a instanceof Long && b instanceof Long) {
-            long x = a.longValue();
-            long y = b.longValue();
-            long r = x + y;
-            if (((x ^ r) & (y ^ r)) >= 0) {
-                return r;
-            }
+    /** Folds a double in: a sum with a double in it is a double. */
+    private void accumulate(int i, GroupOperation.Type type, double d, long n) {
+        used[i] += n;
+        byte kind = kinds[i];
+        if (kind == NONE) {
+            kinds[i] = IS_DOUBLE;
+            doubles[i] = d;
+            return;
         }
-        return a.doubleValue() + b.doubleValue();
+        double current = kind == IS_LONG ? (double) longs[i] : doubles[i];
+        switch (type) {
+            case SUM:
+            case AVG:
+                doubles[i] = current + d;
+                kinds[i] = IS_DOUBLE;
+                break;
+            case MIN:
+                if (Double.compare(d, current) < 0) {
+                    kinds[i] = IS_DOUBLE;
+                    doubles[i] = d;
+                }
+                break;
+            case MAX:
+                if (Double.compare(d, current) > 0) {
+                    kinds[i] = IS_DOUBLE;
+                    doubles[i] = d;
+                }
+                break;
+            default:
+                break;
+        }
     }
 
-    private static int compare(Number a, Number b) {
-        if (a instanceof Long && b instanceof Long) {
-            return Long.compare(a.longValue(), b.longValue());
-        }
-        return Double.compare(a.doubleValue(), b.doubleValue());
+    /** The value of operation {@code i}: null, a Long or a Double. */
+    private Number value(int i) {
+        return kinds[i] == NONE ? null : kinds[i] == IS_LONG ? (Number) longs[i] : (Number) doubles[i];
     }
 
     /** Folds another group's metrics into this one. */
@@ -106,9 +158,11 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         }
         count += other.count;
         List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < values.length; i++) {
-            if (other.values[i] != null) {
-                accumulate(i, ops.get(i).type(), other.values[i], other.used[i]);
+        for (int i = 0; i < kinds.length; i++) {
+            if (other.kinds[i] == IS_LONG) {
+                accumulate(i, ops.get(i).type(), other.longs[i], other.used[i]);
+            } else if (other.kinds[i] == IS_DOUBLE) {
+                accumulate(i, ops.get(i).type(), other.doubles[i], other.used[i]);
             }
         }
     }
@@ -128,7 +182,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
             row.put(spec.fields().get(i).name(), groupValues == null ? null : groupValues.get(i));
         }
         List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < values.length; i++) {
+        for (int i = 0; i < kinds.length; i++) {
             GroupOperation op = ops.get(i);
             Object out;
             switch (op.type()) {
@@ -136,10 +190,10 @@ final class GroupMetrics implements UpdatableSummary<Record> {
                     out = count;
                     break;
                 case AVG:
-                    out = values[i] == null ? null : values[i].doubleValue() / used[i];
+                    out = kinds[i] == NONE ? null : value(i).doubleValue() / used[i];
                     break;
                 default:
-                    out = values[i];
+                    out = value(i);
                     break;
             }
             row.put(op.name(), out);
@@ -152,7 +206,9 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         GroupMetrics c = new GroupMetrics(spec);
         c.groupValues = groupValues;
         c.count = count;
-        System.arraycopy(values, 0, c.values, 0, values.length);
+        System.arraycopy(kinds, 0, c.kinds, 0, kinds.length);
+        System.arraycopy(longs, 0, c.longs, 0, longs.length);
+        System.arraycopy(doubles, 0, c.doubles, 0, doubles.length);
         System.arraycopy(used, 0, c.used, 0, used.length);
         return c;
     }
@@ -171,7 +227,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
     @Override
     public byte[] toByteArray() {
         byte[][] texts = groupValues == null ? new byte[0][] : new byte[groupValues.size()][];
-        int size = 8 + 4 + values.length * 9 + used.length * 8 + 4;
+        int size = 8 + 4 + kinds.length * 9 + used.length * 8 + 4;
         for (int i = 0; i < texts.length; i++) {
             Object v = groupValues.get(i);
             if (v instanceof String) {
@@ -184,9 +240,9 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         ByteBuffer out = ByteBuffer.allocate(4 + size).order(ByteOrder.LITTLE_ENDIAN);
         out.putInt(size);
         out.putLong(count);
-        out.putInt(values.length);
-        for (Number v : values) {
-            putNumber(out, v);
+        out.putInt(kinds.length);
+        for (int i = 0; i < kinds.length; i++) {
+            putNumber(out, value(i));
         }
         for (long u : used) {
             out.putLong(u);
@@ -223,11 +279,18 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         GroupMetrics m = new GroupMetrics(spec);
         m.count = in.getLong();
         int n = in.getInt();
-        if (n != m.values.length) {
-            throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + m.values.length);
+        if (n != m.kinds.length) {
+            throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + m.kinds.length);
         }
         for (int i = 0; i < n; i++) {
-            m.values[i] = (Number) in.value();
+            Object v = in.value();
+            if (v instanceof Long) {
+                m.kinds[i] = IS_LONG;
+                m.longs[i] = (Long) v;
+            } else if (v != null) {
+                m.kinds[i] = IS_DOUBLE;
+                m.doubles[i] = ((Number) v).doubleValue();
+            }
         }
         for (int i = 0; i < n; i++) {
             m.used[i] = in.getLong();

@@ -159,6 +159,28 @@ class GroupAggregatorTest {
         assertEquals(rows, twice.records());
     }
 
+    /** MIN and MAX compare longs exactly and anything else as doubles (-0.0 below 0); the winner keeps its type. */
+    @Test
+    void minAndMaxKeepTheWinnersType() {
+        List<Record> records = List.of(Records.of("v", 3L).build(), Records.of("v", 2.5).build(),
+            Records.of("v", -0.0).build(), Records.of("v", 0L).build(), Records.of("v", Long.MAX_VALUE).build(),
+            Records.of("v", Long.MAX_VALUE - 1).build(), Records.of("v", -5L).build());
+        String json = "{\"type\": \"GROUP\", " + METRICS + "}";
+        Map<String, Object> row = Aggregations.consumeAll(Aggregations.create(json), records).records().get(0);
+        assertEquals(-5L, row.get("MIN_v"), "a long below a double minimum takes its place, as a long");
+        assertEquals(Long.MAX_VALUE, row.get("MAX_v"));
+        Map<String, Object> firstFour = Aggregations.consumeAll(Aggregations.create(json), records.subList(0, 4)).records().get(0);
+        assertEquals(-0.0, firstFour.get("MIN_v"), "-0.0 is below 0");
+        assertEquals(3L, firstFour.get("MAX_v"));
+        assertInstanceOf(Double.class, row.get("SUM_v"), "a double in the sum makes it a double");
+        Aggregator a = Aggregations.consumeAll(Aggregations.create(json), records.subList(0, 3));
+        Aggregator b = Aggregations.consumeAll(Aggregations.create(json), records.subList(3, records.size()));
+        Aggregator join = Aggregations.create(json);
+        join.combine(b.serialize());
+        join.combine(a.serialize());
+        assertEquals(row, join.records().get(0), "merged in another order, the same row");
+    }
+
     @Test
     void mergingPartialsAddsUpTheirGroups() {
         Aggregator a = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(0, 3));
