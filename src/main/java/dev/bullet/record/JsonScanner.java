@@ -18,7 +18,8 @@ final class JsonScanner {
     private static final int MAX_DEPTH = 200;
     /** Per-thread scratch reused across scans: the slot table (each record gets an exact-size copy) and flags. */
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Eight bytes of a byte array as one little-endian long (the record package's word reads). */
+    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long QUOTES = 0x2222222222222222L;

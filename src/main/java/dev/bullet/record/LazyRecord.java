@@ -175,7 +175,7 @@ public final class LazyRecord implements Record {
                     int length = keyEnd - keyStart;
                     // a short key and its quote as one word: each kid's name is then one compare
                     long word = length < 8 && keyStart + 8 <= data.length
-                        ? (long) WORDS.get(data, keyStart) & FieldPath.keyMask(length) : 0;
+                        ? (long) JsonScanner.LONGS.get(data, keyStart) & FieldPath.keyMask(length) : 0;
                     for (PathTree.Node kid : kids) {
                         byte[] key = kid.name;
                         if (key.length == length && (word != 0 ? kid.word == word
@@ -423,13 +423,10 @@ public final class LazyRecord implements Record {
     private boolean sameKey(int s, byte[] key, long keyWord) {
         int start = slots[s + 1];
         if (keyWord != 0 && start + 8 <= data.length) {
-            return ((long) WORDS.get(data, start) & FieldPath.keyMask(key.length)) == keyWord;
+            return ((long) JsonScanner.LONGS.get(data, start) & FieldPath.keyMask(key.length)) == keyWord;
         }
         return sameKey(s, key);
     }
-
-    private static final java.lang.invoke.VarHandle WORDS =
-        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private boolean sameKey(int s, byte[] key) {
         int start = slots[s + 1];

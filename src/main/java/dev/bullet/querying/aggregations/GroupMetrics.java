@@ -97,17 +97,14 @@ final class GroupMetrics implements UpdatableSummary<Record> {
                 }
                 break;
             case MIN:
-                if (kind == IS_LONG ? x < longs[i] : Double.compare((double) x, doubles[i]) < 0) {
+            case MAX: {
+                int c = kind == IS_LONG ? Long.compare(x, longs[i]) : Double.compare((double) x, doubles[i]);
+                if (type == GroupOperation.Type.MIN ? c < 0 : c > 0) {
                     kinds[i] = IS_LONG;
                     longs[i] = x;
                 }
                 break;
-            case MAX:
-                if (kind == IS_LONG ? x > longs[i] : Double.compare((double) x, doubles[i]) > 0) {
-                    kinds[i] = IS_LONG;
-                    longs[i] = x;
-                }
-                break;
+            }
             default:
                 break;
         }
@@ -130,17 +127,14 @@ final class GroupMetrics implements UpdatableSummary<Record> {
                 kinds[i] = IS_DOUBLE;
                 break;
             case MIN:
-                if (Double.compare(d, current) < 0) {
+            case MAX: {
+                int c = Double.compare(d, current);
+                if (type == GroupOperation.Type.MIN ? c < 0 : c > 0) {
                     kinds[i] = IS_DOUBLE;
                     doubles[i] = d;
                 }
                 break;
-            case MAX:
-                if (Double.compare(d, current) > 0) {
-                    kinds[i] = IS_DOUBLE;
-                    doubles[i] = d;
-                }
-                break;
+            }
             default:
                 break;
         }
