@@ -43,7 +43,7 @@ public final class JoinQuerier {
     private int finalPartials;
     private final java.util.Set<Integer> lastFrom = new java.util.HashSet<>();
     /** Keys of the record batches merged so far (to drop a batch sent again after a failure, SPEC §3.1). */
-    private final java.util.Set<Long> mergedBatches = new java.util.HashSet<>();
+    private final BatchKeySet mergedBatches = new BatchKeySet();
     /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */
     private long restoredAt = -1;
     private int incompleteUntilWindow;

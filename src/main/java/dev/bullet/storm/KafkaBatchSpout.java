@@ -52,7 +52,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     /** Batch id → the tuple emitted for it, until acked. */
     private transient Map<Long, Values> inFlight;
     private transient ArrayDeque<Long> retries;
-    private transient java.util.SplittableRandom keys;
+    private transient BatchKeyCounter keys;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -65,7 +65,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.lastErrorLogMs = Long.MIN_VALUE;
         this.inFlight = new HashMap<>();
         this.retries = new ArrayDeque<>();
-        this.keys = new java.util.SplittableRandom();
+        this.keys = new BatchKeyCounter(new java.util.SplittableRandom());
         openReader();
     }
 
@@ -105,7 +105,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             return;
         }
         if (batch != null) {
-            Values values = new Values(batch.values(), batch.readTimeMs(), keys.nextLong(), false);
+            Values values = new Values(batch.values(), batch.readTimeMs(), keys.next(), false);
             inFlight.put(batch.id(), values);
             collector.emit(Streams.RAW_BATCH, values, batch.id());
         }

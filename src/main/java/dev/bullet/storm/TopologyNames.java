@@ -78,8 +78,9 @@ public final class TopologyNames {
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
         /**
-         * {@code long}: a random key of one raw batch, the same when the spout emits the batch again after a failure
-         * (0: none, e.g. from a plug-in spout).
+         * {@code long}: the key of one raw batch, the same when the spout emits the batch again after a failure
+         * (0: none, e.g. from a plug-in spout). The Kafka spout's keys count up under a random prefix
+         * ({@code BatchKeyCounter}); any distinct keys work, keys that count up cost the Join least.
          */
         public static final String BATCH_KEY = "batch_key";
         /** {@code boolean}: the batch is emitted again (it failed or timed out downstream). */
