@@ -60,6 +60,44 @@ class ResultFlowTest {
     }
 
     @Test
+    void stampsReadInPlaceAgreeWithTheDecodedResultOrDeferToIt() {
+        String[] payloads = {
+            // as the pipeline writes them: stamped records, the Filter's time right after, projected records
+            "{\"records\":[{\"id\":\"a\",\"n\":-3,\"bench_sent_ms\":1000,\"ts_f\":1004},{\"id\":\"b\",\"bench_sent_ms\":1010},"
+                + "{\"kind\":\"x\",\"ts_f\":1020}],\"meta\":{\"query\":{\"filters\":[{\"field\":\"bench_sent_ms\"}]}}}",
+            "{\"records\":[{\"bench_sent_ms\":1000,\"ts_f\":999}],\"meta\":{}}",
+            // not as expected: each must go to the decoded reading
+            "{\"records\":[{\"bench_sent_ms\":1000,\"x\":1,\"ts_f\":1004}],\"meta\":{}}",
+            "{\"records\":[{\"bench_sent_ms\":1000.5,\"ts_f\":1004}],\"meta\":{}}",
+            "{\"records\":[{\"bench_sent_ms\":1000,\"ts_f\":1004,\"y\":2}],\"meta\":{}}",
+            "{\"records\":[],\"meta\":{\"query\":{\"projection\":{\"fields\":{\"bench_sent_ms\":\"s\"}}}}}",
+            "{\"records\":[{\"s\":\"\\\"bench_sent_ms\\\":5}\",\"bench_sent_ms\":1000}],\"meta\":{}}",
+        };
+        boolean[] inPlace = {true, true, false, false, false, false, false};
+        for (int i = 0; i < payloads.length; i++) {
+            List<Long> filtered = new ArrayList<>();
+            List<Long> result = new ArrayList<>();
+            boolean read = ResultFlow.stampsInPlace(payloads[i], 1030, ",\"ts_f\":", filtered::add, result::add);
+            assertEquals(inPlace[i], read, payloads[i]);
+            if (!read) {
+                assertTrue(filtered.isEmpty() && result.isEmpty(), "nothing recorded when deferring: " + payloads[i]);
+            }
+            List<Long> decodedFiltered = new ArrayList<>();
+            List<Long> decodedResult = new ArrayList<>();
+            ResultFlow.decodedLatencies(payloads[i], 1030, "ts_f", decodedFiltered::add, decodedResult::add);
+            List<Long> bothFiltered = new ArrayList<>();
+            List<Long> bothResult = new ArrayList<>();
+            ResultFlow.latencies(payloads[i], 1030, "ts_f", bothFiltered::add, bothResult::add);
+            assertEquals(decodedFiltered, bothFiltered, payloads[i]);
+            assertEquals(decodedResult, bothResult, payloads[i]);
+            if (read) {
+                assertEquals(decodedFiltered, filtered, payloads[i]);
+                assertEquals(decodedResult, result, payloads[i]);
+            }
+        }
+    }
+
+    @Test
     void summariesHaveTheTailPercentiles() {
         Histogram h = new Histogram(3_600_000, 3);
         for (int v = 1; v <= 1000; v++) {
