@@ -338,11 +338,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
         /** The queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}. */
         private void visitText(TextMap<Q> map, int from, int to) {
-            int hash = 1;
-            for (int i = from; i < to; i++) {
-                hash = TextKey.next(hash, data[i]);
-            }
-            ClauseIndex.visitAll(map.get(data, from, to, hash, probe), visit);
+            ClauseIndex.visitAll(map.get(data, from, to, TextKey.hash(data, from, to), probe), visit);
         }
 
         /** The number of distinct keys among the first members (at most {@link #PAIRWISE}). */

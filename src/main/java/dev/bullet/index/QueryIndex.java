@@ -444,23 +444,22 @@ public final class QueryIndex<Q> {
         byte first = data[start];
         if (first == '"') {
             if (!index.byText.isEmpty()) {
-                // one pass: the text's hash, and whether its bytes are the text (no escape, well-formed UTF-8)
                 int from = start + 1;
                 int to = end - 1;
-                int hash = 1;
-                boolean ascii = true;
-                for (int i = from; i < to; i++) {
-                    byte b = data[i];
-                    if (b == '\\') {
+                if (!record.plainAscii()) { // are the bytes the text? (no escape, well-formed UTF-8)
+                    boolean ascii = true;
+                    for (int i = from; i < to; i++) {
+                        byte b = data[i];
+                        if (b == '\\') {
+                            return false;
+                        }
+                        ascii &= b >= 0;
+                    }
+                    if (!ascii && !RawBytes.wellFormedUtf8(data, from, to)) {
                         return false;
                     }
-                    ascii &= b >= 0;
-                    hash = TextKey.next(hash, b);
                 }
-                if (!ascii && !RawBytes.wellFormedUtf8(data, from, to)) {
-                    return false;
-                }
-                ClauseIndex.visitAll(index.byText.get(data, from, to, hash, probe), visit);
+                ClauseIndex.visitAll(index.byText.get(data, from, to, TextKey.hash(data, from, to), probe), visit);
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);

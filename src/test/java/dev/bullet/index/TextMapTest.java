@@ -45,10 +45,7 @@ class TextMapTest {
             String asked = "v" + r.nextInt(2_000);
             List<Integer> expected = shadow.get(asked);
             byte[] bytes = ("\"" + asked + "\"").getBytes(StandardCharsets.UTF_8);
-            int hash = 1;
-            for (int i = 1; i < bytes.length - 1; i++) {
-                hash = TextKey.next(hash, bytes[i]);
-            }
+            int hash = TextKey.hash(bytes, 1, bytes.length - 1);
             assertEquals(expected, map.get(bytes, 1, bytes.length - 1, hash, probe), asked);
             assertEquals(expected, map.get(TextKey.of(asked)), asked);
             found += expected == null ? 0 : 1;
