@@ -366,16 +366,23 @@ final class GroupMetrics implements UpdatableSummary<Record> {
             return new GroupMetrics(spec);
         }
 
+        /**
+         * Merges {@code b} into {@code a}, in place: the only caller is a tuple {@code Union}'s gadget, which passes
+         * the summary its own table holds (copied in when the key arrived; its results are copies again) and a copy
+         * of {@code b} (DataSketches 6.1.1, {@code QuickSelectSketch.merge}). Copying {@code a} too was a third
+         * object per group per partial at the Join.
+         */
         @Override
         public GroupMetrics union(GroupMetrics a, GroupMetrics b) {
-            GroupMetrics result = a.copy();
-            result.merge(b);
-            return result;
+            a.merge(b);
+            return a;
         }
 
         @Override
         public GroupMetrics intersection(GroupMetrics a, GroupMetrics b) {
-            return union(a, b);
+            GroupMetrics result = a.copy();
+            result.merge(b);
+            return result;
         }
 
         @Override

@@ -182,6 +182,65 @@ class GroupAggregatorTest {
     }
 
     @Test
+    void manyPartialsMergedInAnyOrderEqualOnePassAndLeaveEachOtherAlone() {
+        // the Join's union merges each group's metrics in place: every partial, every earlier result and the other
+        // Join fed the same bytes must be unaffected
+        java.util.Random random = new java.util.Random(3);
+        String[] colors = {"red", "blue", "green", "cyan"};
+        Aggregator single = Aggregations.create(BY_COLOR);
+        List<byte[]> partials = new java.util.ArrayList<>();
+        for (int p = 0; p < 12; p++) {
+            Aggregator filter = Aggregations.create(BY_COLOR);
+            for (int i = 0; i < 50; i++) {
+                Object v = random.nextInt(4) == 0 ? (Object) (random.nextInt(100) / 4.0) : (Object) (long) random.nextInt(1000);
+                Record r = Records.of("color", colors[random.nextInt(colors.length)], "v", v).build();
+                filter.consume(r);
+                single.consume(r);
+            }
+            partials.add(filter.serialize());
+        }
+        Aggregator inOrder = Aggregations.create(BY_COLOR);
+        List<Map<String, Object>> afterFirst = null;
+        for (byte[] partial : partials) {
+            inOrder.combine(partial);
+            if (afterFirst == null) {
+                afterFirst = inOrder.records();
+            }
+        }
+        List<byte[]> shuffled = new java.util.ArrayList<>(partials);
+        java.util.Collections.shuffle(shuffled, random);
+        Aggregator reordered = Aggregations.create(BY_COLOR);
+        shuffled.forEach(reordered::combine);
+        Aggregator firstOnly = Aggregations.create(BY_COLOR);
+        firstOnly.combine(partials.get(0));
+
+        assertEquals(byColor(single.records()), byColor(inOrder.records()));
+        assertEquals(byColor(single.records()), byColor(reordered.records()));
+        assertEquals(byColor(firstOnly.records()), byColor(afterFirst), "a result taken earlier keeps its values");
+        inOrder.combine(partials.get(0));
+        assertEquals(byColor(firstOnly.records()), byColor(afterFirst));
+        long red = (long) byColor(single.records()).get("red").get("COUNT");
+        long firstRed = (long) byColor(firstOnly.records()).get("red").get("COUNT");
+        assertEquals(red + firstRed, (long) byColor(inOrder.records()).get("red").get("COUNT"),
+                     "the first partial merged twice counts twice");
+    }
+
+    /** Rows by their group, AVG rounded (merge order changes a double sum's last bits). */
+    private static Map<Object, Map<String, Object>> byColor(List<Map<String, Object>> rows) {
+        Map<Object, Map<String, Object>> out = new java.util.HashMap<>();
+        for (Map<String, Object> row : rows) {
+            Map<String, Object> copy = new java.util.HashMap<>(row);
+            for (String k : List.of("SUM_v", "AVG_v")) {
+                if (copy.get(k) instanceof Double d) {
+                    copy.put(k, Math.round(d * 1e6) / 1e6);
+                }
+            }
+            out.put(row.get("c"), copy);
+        }
+        return out;
+    }
+
+    @Test
     void mergingPartialsAddsUpTheirGroups() {
         Aggregator a = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(0, 3));
         Aggregator b = Aggregations.consumeAll(Aggregations.create(BY_COLOR), RECORDS.subList(3, RECORDS.size()));
