@@ -242,16 +242,23 @@ public final class RestServer implements AutoCloseable {
         }
 
         private void killForGoneClient(Executor worker, String id) {
-            worker.execute(() -> {
-                try {
-                    if (service.kill(id)) {
-                        LOG.info("Killed query {}: its sse-query client went away", id);
-                    }
-                } catch (PubSubException e) {
-                    LOG.warn("Cannot kill query {} whose client went away (it ends by its duration): {}", id,
-                             e.getMessage());
+            try {
+                worker.execute(() -> killGone(id));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // the server is stopping and closed the stream itself: the query ends by its duration
+                LOG.info("Not killing query {} as its stream closes: the REST service is stopping", id);
+            }
+        }
+
+        private void killGone(String id) {
+            try {
+                if (service.kill(id)) {
+                    LOG.info("Killed query {}: its sse-query client went away", id);
                 }
-            });
+            } catch (PubSubException e) {
+                LOG.warn("Cannot kill query {} whose client went away (it ends by its duration): {}", id,
+                         e.getMessage());
+            }
         }
 
         private void validateQuery(HttpServerExchange exchange, String body) {

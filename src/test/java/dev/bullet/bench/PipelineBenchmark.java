@@ -59,7 +59,10 @@ public final class PipelineBenchmark {
             "                 to a client reading the response topic; a query that completes is submitted again.",
             "                 Records carry their intended send time, so latency is from the producer:",
             "                 produce -> filtered and produce -> result arrival (p50, p99, p99.9, max), and in P4",
-            "                 'sustained' uses p99 produce -> filtered < 200 ms.");
+            "                 'sustained' uses p99 produce -> filtered < 200 ms.",
+            "--via pubsub|rest: how the workload's client talks to the topology: pubsub (default) reads the response",
+            "                 topic itself; rest starts the REST service in this JVM and runs each query through its",
+            "                 sse-query endpoint, the results arriving as the stream's events (one connection per query).");
 
     private final TopologyHarness stack;
     private final List<byte[]> pool;
@@ -119,9 +122,16 @@ public final class PipelineBenchmark {
         result.put("date", java.time.Instant.now().toString());
         result.put("cpus", Runtime.getRuntime().availableProcessors());
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
+        String via = o.getOrDefault("--via", "pubsub");
+        if (!via.equals("pubsub") && !via.equals("rest")) {
+            throw new IllegalArgumentException("--via must be pubsub or rest, not " + via);
+        }
+        result.put("results_via", workload == null ? "none" : via);
         try (TopologyHarness stack = TopologyHarness.start(dir, overrides);
+             RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
              ResultFlow flow = workload == null ? null
-                     : new ResultFlow(stack, workload, stack.settings().getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY))) {
+                     : new ResultFlow(stack, workload, stack.settings().getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY),
+                                      rest == null ? null : rest.base())) {
             PipelineBenchmark bench = new PipelineBenchmark(stack, records(20_000), flow);
             List<Map<String, Object>> points = new ArrayList<>();
             boolean warm = false;
@@ -422,5 +432,32 @@ public final class PipelineBenchmark {
     @SuppressWarnings("unchecked")
     private static double median(Map<String, Object> p, String key) {
         return ((Number) ((Map<String, Object>) p.get(key)).get("median")).doubleValue();
+    }
+
+    /** The REST service over the bench's topology, answering on the workload's response partition. */
+    record RestFront(dev.bullet.rest.QueryService service, dev.bullet.rest.RestServer server)
+            implements AutoCloseable {
+        static RestFront start(TopologyHarness stack) {
+            dev.bullet.config.BulletSettings settings = stack.settings().withOverrides(Map.of(
+                    SettingsTable.REST_PORT, 0,
+                    SettingsTable.REST_RESPONSE_PARTITIONS, List.of(String.valueOf(ResultFlow.PARTITION))));
+            dev.bullet.rest.QueryService service = dev.bullet.rest.QueryService.start(settings);
+            try {
+                return new RestFront(service, dev.bullet.rest.RestServer.start(service));
+            } catch (RuntimeException e) {
+                service.close();
+                throw e;
+            }
+        }
+
+        java.net.URI base() {
+            return java.net.URI.create("http://127.0.0.1:" + server.port());
+        }
+
+        @Override
+        public void close() {
+            service.close(); // first, so that open streams get its answer (RestServer#close)
+            server.close();
+        }
     }
 }

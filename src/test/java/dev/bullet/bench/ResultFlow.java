@@ -13,6 +13,10 @@ import dev.bullet.testing.TopologyHarness;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +28,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -61,8 +66,15 @@ final class ResultFlow implements AutoCloseable {
     private final AtomicLong results = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
+    /** The response topic's reader; null when results come through the REST service. */
     private final Subscriber subscriber;
     private final Thread reader;
+    /** The REST service's sse-query address, when queries go through it; else null. */
+    private final URI sseQuery;
+    private final HttpClient http;
+    /** The open streams of the queries running through the REST service, by the key in {@link #running}. */
+    private final Map<String, Flow.Subscription> streams = new ConcurrentHashMap<>();
+    private final AtomicLong refused = new AtomicLong();
     /** Queries to submit again, in the order they completed; the restarter sends them. */
     private final BlockingQueue<String> toRestart = new LinkedBlockingQueue<>();
     private final Thread restarter;
@@ -70,17 +82,35 @@ final class ResultFlow implements AutoCloseable {
     private int next;
 
     ResultFlow(TopologyHarness stack, List<String> workload, String filteredKey) {
+        this(stack, workload, filteredKey, null);
+    }
+
+    /**
+     * As above; with {@code rest} (the REST service's base address) each query goes in through the service's
+     * sse-query endpoint and its results come back as that stream's events, as a user's client gets them.
+     */
+    ResultFlow(TopologyHarness stack, List<String> workload, String filteredKey, URI rest) {
         if (workload.isEmpty()) {
             throw new IllegalArgumentException("no queries in the workload");
         }
         this.stack = stack;
         this.workload = List.copyOf(workload);
         this.filteredKey = filteredKey;
-        this.subscriber = new KafkaPubSub(KafkaPubSubFactory.config(stack.settings()))
-                .responseSubscriber(List.of(PARTITION));
-        this.reader = new Thread(this::readLoop, "bench-result-reader");
-        this.reader.setDaemon(true);
-        this.reader.start();
+        if (rest == null) {
+            this.sseQuery = null;
+            this.http = null;
+            this.subscriber = new KafkaPubSub(KafkaPubSubFactory.config(stack.settings()))
+                    .responseSubscriber(List.of(PARTITION));
+            this.reader = new Thread(this::readLoop, "bench-result-reader");
+            this.reader.setDaemon(true);
+            this.reader.start();
+        } else {
+            this.sseQuery = rest.resolve(dev.bullet.rest.RestServer.SSE_QUERY);
+            this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                                  .connectTimeout(Duration.ofSeconds(10)).build();
+            this.subscriber = null;
+            this.reader = null;
+        }
         this.restarter = new Thread(this::restartLoop, "bench-restarter");
         this.restarter.setDaemon(true);
         this.restarter.start();
@@ -206,11 +236,126 @@ final class ResultFlow implements AutoCloseable {
         List<String> ids = new ArrayList<>(running.keySet());
         for (int i = n; i < ids.size(); i++) {
             running.remove(ids.get(i));
-            stack.kill(ids.get(i), PARTITION);
+            if (sseQuery == null) {
+                stack.kill(ids.get(i), PARTITION);
+            } else {
+                Flow.Subscription stream = streams.remove(ids.get(i));
+                if (stream != null) {
+                    stream.cancel(); // the service sees the client go and kills the query
+                }
+            }
         }
         while (running.size() < n) {
             String query = workload.get(next++ % workload.size());
-            running.put(stack.submit(query, PARTITION), query);
+            if (sseQuery == null) {
+                running.put(stack.submit(query, PARTITION), query);
+            } else {
+                submitThroughRest(query);
+            }
+        }
+    }
+
+    /** Starts the query through the REST service's sse-query; its stream's events are its results. */
+    private void submitThroughRest(String query) {
+        String key = UUID.randomUUID().toString();
+        running.put(key, query);
+        HttpRequest request = HttpRequest.newBuilder(sseQuery).header("Content-Type", "application/json")
+                                         .POST(HttpRequest.BodyPublishers.ofString(query)).build();
+        http.sendAsync(request, HttpResponse.BodyHandlers.fromSubscriber(new SseEvents(key, query)))
+            .whenComplete((response, error) -> {
+                if (error == null && response.statusCode() != 200 && refused.incrementAndGet() <= 5) {
+                    System.err.println("bench: the REST service answered " + response.statusCode() + " to " + query);
+                }
+            });
+    }
+
+    /**
+     * One sse-query stream: {@code data:} lines up to a blank line are one event, the result's JSON; comments
+     * (keep-alives) are skipped. When the stream ends (the query finished) the query is submitted again. Lines are
+     * cut from the body's bytes here: the JDK's line subscriber searches its whole pending text again for each
+     * chunk, quadratic in a ~20 KB result line (it took a fifth of the CPU of a P4 run).
+     */
+    private final class SseEvents implements Flow.Subscriber<List<java.nio.ByteBuffer>> {
+        private final String key;
+        private final String query;
+        private final StringBuilder data = new StringBuilder();
+        private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+
+        SseEvents(String key, String query) {
+            this.key = key;
+            this.query = query;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            streams.put(key, subscription);
+            if (!running.containsKey(key)) {
+                subscription.cancel(); // taken away (setQueries) before its stream opened
+                return;
+            }
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            for (java.nio.ByteBuffer b : buffers) {
+                while (b.hasRemaining()) {
+                    byte c = b.get();
+                    if (c == '\n') {
+                        byte[] line = pending.toByteArray();
+                        pending.reset();
+                        int n = line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
+                        line(new String(line, 0, n, StandardCharsets.UTF_8));
+                    } else {
+                        pending.write(c);
+                    }
+                }
+            }
+        }
+
+        private void line(String line) {
+            if (line.isEmpty()) {
+                deliver();
+            } else if (line.startsWith("data:")) {
+                if (!data.isEmpty()) {
+                    data.append('\n');
+                }
+                data.append(line, line.startsWith("data: ") ? 6 : 5, line.length());
+            }
+        }
+
+        private void deliver() {
+            if (data.isEmpty()) {
+                return;
+            }
+            String payload = data.toString();
+            data.setLength(0);
+            results.incrementAndGet();
+            bytes.addAndGet(payload.length());
+            try {
+                latencies(payload, System.currentTimeMillis(), filteredKey, v -> record(toFiltered, v),
+                          v -> record(toResult, v));
+            } catch (RuntimeException e) {
+                System.err.println("bench: a result that is not JSON: " + e);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            ended();
+        }
+
+        @Override
+        public void onComplete() {
+            deliver();
+            ended();
+        }
+
+        private void ended() {
+            streams.remove(key);
+            if (running.remove(key) != null && !stopped) {
+                toRestart.add(query);
+            }
         }
     }
 
@@ -255,6 +400,11 @@ final class ResultFlow implements AutoCloseable {
                 return;
             }
             if (query == null || stopped) {
+                continue;
+            }
+            if (sseQuery != null) {
+                submitThroughRest(query);
+                restarts.incrementAndGet();
                 continue;
             }
             String id = UUID.randomUUID().toString();
@@ -311,12 +461,17 @@ final class ResultFlow implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
+        streams.values().forEach(Flow.Subscription::cancel);
         try {
-            reader.join(5_000);
+            if (reader != null) {
+                reader.join(5_000);
+            }
             restarter.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        subscriber.close();
+        if (subscriber != null) {
+            subscriber.close();
+        }
     }
 }
