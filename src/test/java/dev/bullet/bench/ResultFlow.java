@@ -299,17 +299,20 @@ final class ResultFlow implements AutoCloseable {
         @Override
         public void onNext(List<java.nio.ByteBuffer> buffers) {
             for (java.nio.ByteBuffer b : buffers) {
-                while (b.hasRemaining()) {
-                    byte c = b.get();
-                    if (c == '\n') {
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                int from = 0;
+                for (int i = 0; i < chunk.length; i++) {
+                    if (chunk[i] == '\n') {
+                        pending.write(chunk, from, i - from);
                         byte[] line = pending.toByteArray();
                         pending.reset();
                         int n = line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
                         line(new String(line, 0, n, StandardCharsets.UTF_8));
-                    } else {
-                        pending.write(c);
+                        from = i + 1;
                     }
                 }
+                pending.write(chunk, from, chunk.length - from);
             }
         }
 
