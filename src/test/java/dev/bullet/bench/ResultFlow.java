@@ -261,12 +261,20 @@ final class ResultFlow implements AutoCloseable {
         running.put(key, query);
         HttpRequest request = HttpRequest.newBuilder(sseQuery).header("Content-Type", "application/json")
                                          .POST(HttpRequest.BodyPublishers.ofString(query)).build();
-        http.sendAsync(request, HttpResponse.BodyHandlers.fromSubscriber(new SseEvents(key, query)))
-            .whenComplete((response, error) -> {
-                if (error == null && response.statusCode() != 200 && refused.incrementAndGet() <= 5) {
-                    System.err.println("bench: the REST service answered " + response.statusCode() + " to " + query);
+        SseEvents events = new SseEvents(key, query);
+        // a refused query (4xx) is not sent again: it would be refused again, as fast as the loop can go
+        HttpResponse.BodyHandler<Void> handler = info -> info.statusCode() == 200
+                ? HttpResponse.BodySubscribers.fromSubscriber(events)
+                : HttpResponse.BodySubscribers.discarding();
+        http.sendAsync(request, handler).whenComplete((response, error) -> {
+            if (error == null && response.statusCode() != 200) {
+                running.remove(key);
+                if (refused.incrementAndGet() <= 5) {
+                    System.err.println("bench: the REST service answered " + response.statusCode() + " to " + query
+                                       + "; not sent again");
                 }
-            });
+            }
+        });
     }
 
     /**
@@ -427,6 +435,11 @@ final class ResultFlow implements AutoCloseable {
     private static boolean record(Recorder recorder, long ms) {
         recorder.recordValue(Math.max(0, Math.min(ms, MAX_MS)));
         return true;
+    }
+
+    /** How many of the workload's queries are running (submitted, not ended, not refused). */
+    int running() {
+        return running.size();
     }
 
     /** Starts a measurement interval: latencies and counts from now on. */

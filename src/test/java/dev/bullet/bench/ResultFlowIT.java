@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -57,6 +58,18 @@ class ResultFlowIT {
                     assertTrue(results >= 5, how + ": " + results + " produce -> result, last " + seen);
                     assertTrue(((Number) seen.get("restarts_per_second")).doubleValue() > 0, how + ": " + seen);
                 }
+            }
+            // a query the service refuses (400) is dropped, not sent again in a loop
+            try (ResultFlow flow = new ResultFlow(stack, List.of("{\"aggregation\":{\"type\":\"NOPE\"}}"), filteredKey,
+                                                  rest.base())) {
+                ResultFlow.Interval interval = flow.begin();
+                flow.setQueries(2);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (flow.running() > 0 && System.nanoTime() < deadline) {
+                    TimeUnit.MILLISECONDS.sleep(20); // polls the condition, with a deadline
+                }
+                assertEquals(0, flow.running(), "refused queries are not running");
+                assertEquals(0L, ((Number) flow.end(interval).get("restarts_per_second")).longValue());
             }
         }
     }
