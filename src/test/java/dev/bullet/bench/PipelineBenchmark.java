@@ -75,6 +75,38 @@ public final class PipelineBenchmark {
         this.flow = flow;
     }
 
+    /** What is wrong with the given options' values (before anything starts), or null. */
+    static String badOption(Map<String, String> o) {
+        for (Map.Entry<String, String> e : o.entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            try {
+                switch (name) {
+                    case "--queries", "--rates" -> ints(value);
+                    case "--rate", "--repeats", "--filter-parallelism" -> Integer.parseInt(value);
+                    case "--step-seconds", "--warmup-seconds" -> Double.parseDouble(value);
+                    default -> {
+                    }
+                }
+            } catch (NumberFormatException ex) {
+                return name + " needs a number (a comma-separated list for --queries and --rates), not '" + value + "'";
+            }
+        }
+        if (!List.of("throughput", "curve").contains(o.getOrDefault("--mode", "curve"))) {
+            return "--mode is throughput or curve, not '" + o.get("--mode") + "'";
+        }
+        if (!List.of("id", "realistic").contains(o.getOrDefault("--mix", "id"))) {
+            return "--mix is id or realistic, not '" + o.get("--mix") + "'";
+        }
+        if (!List.of("pubsub", "rest").contains(o.getOrDefault("--via", "pubsub"))) {
+            return "--via is pubsub or rest, not '" + o.get("--via") + "'";
+        }
+        if (o.containsKey("--queries-file") && !Files.isReadable(Path.of(o.get("--queries-file")))) {
+            return "--queries-file " + o.get("--queries-file") + " cannot be read";
+        }
+        return null;
+    }
+
     /** The workload of --queries-file or --mix realistic; null for the default (RAW queries that match nothing). */
     static List<String> workload(Map<String, String> o) throws java.io.IOException {
         if (o.containsKey("--queries-file")) {
@@ -92,6 +124,11 @@ public final class PipelineBenchmark {
         Map<String, String> o = BenchOptions.parse(args, USAGE);
         if (o == null) {
             return;
+        }
+        String bad = badOption(o);
+        if (bad != null) {
+            System.err.println("error: " + bad + "\n" + USAGE);
+            System.exit(2);
         }
         String mode = o.getOrDefault("--mode", "curve");
         int[] queries = ints(o.getOrDefault("--queries", mode.equals("throughput") ? "0,100,1000,10000" : "1,10,100,1000,2500,5000,10000"));
@@ -123,9 +160,6 @@ public final class PipelineBenchmark {
         result.put("cpus", Runtime.getRuntime().availableProcessors());
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         String via = o.getOrDefault("--via", "pubsub");
-        if (!via.equals("pubsub") && !via.equals("rest")) {
-            throw new IllegalArgumentException("--via must be pubsub or rest, not " + via);
-        }
         result.put("results_via", workload == null ? "none" : via);
         try (TopologyHarness stack = TopologyHarness.start(dir, overrides);
              RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
