@@ -119,11 +119,14 @@ public final class EngineBenchmark {
         List<Map<String, Object>> befores = new ArrayList<>();
         for (int r = 0; r < repeats; r++) {
             ours.add(run(records, workload, IndexFeature.all(), decode, batch, seconds, warmup));
+            System.err.println("run " + (r + 1) + ": " + ours.get(r).get("records_per_second") + " records/s");
             if (reduced != null) {
                 befores.add(run(records, workload, reduced, decode, batch, seconds, warmup));
             }
             if (reference) {
                 references.add(run(records, equality, IndexFeature.all(), decode, batch, seconds, warmup));
+                System.err.println("run " + (r + 1) + ", == reference: " + references.get(r).get("records_per_second")
+                                   + " records/s");
             }
             if (baseline) {
                 int queries = workload.queries.size();
