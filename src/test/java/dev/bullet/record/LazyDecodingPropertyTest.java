@@ -235,6 +235,56 @@ class LazyDecodingPropertyTest {
         }
     }
 
+    /** A value whose strings and keys are plain ASCII: nested reads take their fast paths (word compares of keys). */
+    private static Object plainValue(Random r, int depth) {
+        switch (r.nextInt(depth > 3 ? 4 : 7)) {
+            case 0:
+                return new String[] {"", "a", "ab", "abcdefgh", "k0", "m", "slash/", "0"}[r.nextInt(8)];
+            case 1:
+                return (long) r.nextInt(2000) - 1000;
+            case 2:
+                return r.nextBoolean() ? r.nextBoolean() : null;
+            case 3:
+                return r.nextDouble() * 100;
+            case 4:
+            case 5: {
+                Map<String, Object> m = new LinkedHashMap<>();
+                for (int i = r.nextInt(5); i > 0; i--) {
+                    m.put(new String[] {"a", "b", "m", "l", "0", "1", "y", "abcdefghij", "x.y"}[r.nextInt(9)],
+                          plainValue(r, depth + 1));
+                }
+                return m;
+            }
+            default: {
+                List<Object> l = new ArrayList<>();
+                for (int i = r.nextInt(r.nextInt(20) == 0 ? 200 : 5); i > 0; i--) { // now and then a long list
+                    l.add(plainValue(r, depth + 1));
+                }
+                return l;
+            }
+        }
+    }
+
+    @Test
+    void plainAsciiRecordsWithDeepAndLongContainersReadExactlyAsGsonDoes() {
+        Random r = new Random(20261126);
+        String[] heads = {"id", "a", "b", "m", "l", "x", "n", "s"};
+        for (int i = 0; i < 2_000; i++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (int k = r.nextInt(8); k >= 0; k--) {
+                m.put(heads[r.nextInt(heads.length)], plainValue(r, 0));
+            }
+            String json = JsonCodec.toJson(m);
+            if (r.nextInt(4) == 0) {
+                json = json.replace(",", " ,\n\t").replace(":", " : ").replace("{", "{ ").replace("[", "[ ");
+            }
+            if (r.nextInt(5) == 0) { // duplicate keys at the top and inside: the last one wins
+                json = json.replace("\"a\":", "\"b\":1,\"a\":").replace("{", "{\"m\":{\"a\":[0]},");
+            }
+            assertSameAsGson(json);
+        }
+    }
+
     @Test
     void corruptedRecordsAreAcceptedOrRejectedExactlyAsGsonDoes() {
         Random r = new Random(7);
