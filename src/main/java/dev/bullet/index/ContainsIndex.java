@@ -54,7 +54,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private final List<PathContains<Q>> paths = new ArrayList<>();
     private final TextKey probe = TextKey.probe();
     private final InBytes bytes = new InBytes();
-    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+    /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
+    private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
 
     @Override
     public boolean add(Q query, Clause filter) {
@@ -92,7 +93,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
         path.size++;
-        placements.put(query, placement);
+        placements.computeIfAbsent(query, q -> new ArrayList<>(1)).add(placement);
         return true;
     }
 
@@ -123,10 +124,17 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
     @Override
     public boolean remove(Q query) {
-        Placement<Q> placement = placements.remove(query);
-        if (placement == null) {
+        List<Placement<Q>> all = placements.remove(query);
+        if (all == null) {
             return false;
         }
+        for (Placement<Q> placement : all) {
+            unplace(query, placement);
+        }
+        return true;
+    }
+
+    private void unplace(Q query, Placement<Q> placement) {
         for (int i = 0; i < placement.keys().size(); i++) {
             Object key = placement.keys().get(i);
             if (placement.maps().get(i) instanceof TextMap) {
@@ -161,7 +169,6 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             paths.remove(placement.path());
             spans.release(placement.path().span);
         }
-        return true;
     }
 
     @Override

@@ -64,7 +64,8 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     }
 
     private final List<PathNegations<Q>> paths = new ArrayList<>();
-    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+    /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
+    private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
     private final TextKey probe = TextKey.probe();
     private long stamp;
 
@@ -91,16 +92,23 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         if (entry.matchesMissing) {
             path.matchingMissing++;
         }
-        placements.put(query, new Placement<>(path, entry, keys));
+        placements.computeIfAbsent(query, q -> new ArrayList<>(1)).add(new Placement<>(path, entry, keys));
         return true;
     }
 
     @Override
     public boolean remove(Q query) {
-        Placement<Q> placement = placements.remove(query);
-        if (placement == null) {
+        List<Placement<Q>> all = placements.remove(query);
+        if (all == null) {
             return false;
         }
+        for (Placement<Q> placement : all) {
+            unplace(placement);
+        }
+        return true;
+    }
+
+    private void unplace(Placement<Q> placement) {
         PathNegations<Q> path = placement.path();
         for (TextKey key : placement.keys()) {
             List<Entry<Q>> list = path.excludedBy.get(key);
@@ -117,7 +125,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             paths.remove(path);
             spans.release(path.span);
         }
-        return true;
     }
 
     @Override

@@ -155,7 +155,8 @@ public final class QueryIndex<Q> {
     private final Map<Q, List<Placement>> entries = new IdentityHashMap<>();
     /** The secondary indexes (regex prefilter, negations, contains), tried in order after equality and range. */
     private final List<ClauseIndex<Q>> extras = new ArrayList<>();
-    private final Map<Q, ClauseIndex<Q>> extraOwners = new IdentityHashMap<>();
+    /** The secondary indexes holding each query (several for an OR whose branches they serve). */
+    private final Map<Q, List<ClauseIndex<Q>>> extraOwners = new IdentityHashMap<>();
     private final RegexPrefilter<Q> regex;
     private final TextKey probe = TextKey.probe();
 
@@ -195,25 +196,93 @@ public final class QueryIndex<Q> {
         }
         RangeSpec range = rangeSpec(filter);
         if (range != null) {
-            PathIndex<Q> index = pathIndex(range.path());
-            RangeList<Q> list = range.above() ? index.above : index.below;
-            list.add(query, range.threshold(), range.limit());
-            if (range.whenMissing()) {
-                index.whenMissing.add(query);
-            }
-            index.size++;
-            entries.put(query, List.of(new Placement(range.path(), List.of(), list, range.whenMissing())));
+            entries.put(query, List.of(placeRange(query, range)));
             return;
         }
         for (ClauseIndex<Q> extra : extras) {
             if (extra.add(query, filter)) {
-                extraOwners.put(query, extra);
+                extraOwners.put(query, List.of(extra));
                 entries.put(query, List.of());
                 return;
             }
         }
+        if (placeBranches(query, filter)) {
+            return;
+        }
         scan.add(query);
         entries.put(query, List.of());
+    }
+
+    private Placement placeRange(Q query, RangeSpec range) {
+        PathIndex<Q> index = pathIndex(range.path());
+        RangeList<Q> list = range.above() ? index.above : index.below;
+        list.add(query, range.threshold(), range.limit());
+        if (range.whenMissing()) {
+            index.whenMissing.add(query);
+        }
+        index.size++;
+        return new Placement(range.path(), List.of(), list, range.whenMissing());
+    }
+
+    /**
+     * An OR (at the top of the filter, its branches ORs again or anything) whose every branch some index serves:
+     * the query is put under each branch's place (an equality, a range, a regex, a negation, a contains), so a
+     * record meets it when it may match any branch. Only at the top: an index that decides a branch matched decides
+     * the OR matched, which would be wrong for an OR inside an AND. False, with nothing kept, when some branch has
+     * no place (the query is scanned then).
+     */
+    private boolean placeBranches(Q query, Clause filter) {
+        if (!(filter instanceof Clause.Logical) || filter.operation() != Operation.OR) {
+            return false;
+        }
+        List<Placement> placements = new ArrayList<>();
+        List<ClauseIndex<Q>> owners = new ArrayList<>();
+        if (!placeBranch(query, filter, placements, owners)) {
+            for (Placement placement : placements) {
+                unplace(query, placement);
+            }
+            for (ClauseIndex<Q> owner : owners) {
+                owner.remove(query);
+            }
+            return false;
+        }
+        entries.put(query, placements);
+        if (!owners.isEmpty()) {
+            extraOwners.put(query, owners);
+        }
+        return true;
+    }
+
+    private boolean placeBranch(Q query, Clause clause, List<Placement> placements, List<ClauseIndex<Q>> owners) {
+        if (clause instanceof Clause.Logical && clause.operation() == Operation.OR) {
+            for (Clause branch : ((Clause.Logical) clause).clauses()) {
+                if (!placeBranch(query, branch, placements, owners)) {
+                    return false;
+                }
+            }
+            return !((Clause.Logical) clause).clauses().isEmpty();
+        }
+        List<Clause.Relational> equalities = equalities(clause);
+        if (equalities != null) {
+            for (Clause.Relational equality : equalities) {
+                placements.add(placeEquality(query, equality));
+            }
+            return true;
+        }
+        RangeSpec range = rangeSpec(clause);
+        if (range != null) {
+            placements.add(placeRange(query, range));
+            return true;
+        }
+        for (ClauseIndex<Q> extra : extras) {
+            if (extra.add(query, clause)) {
+                if (!owners.contains(extra)) {
+                    owners.add(extra);
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     private Placement placeEquality(Q query, Clause.Relational equality) {
@@ -257,13 +326,13 @@ public final class QueryIndex<Q> {
         if (placements == null) {
             return false;
         }
-        if (placements.isEmpty()) {
-            ClauseIndex<Q> owner = extraOwners.remove(query);
-            if (owner != null) {
+        List<ClauseIndex<Q>> owners = extraOwners.remove(query);
+        if (owners != null) {
+            for (ClauseIndex<Q> owner : owners) {
                 owner.remove(query);
-            } else {
-                scan.remove(query);
             }
+        } else if (placements.isEmpty()) {
+            scan.remove(query);
             return true;
         }
         for (Placement placement : placements) {

@@ -314,7 +314,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return size() > RETIRED;
         }
     };
-    private final Map<Q, Placement<Q>> placements = new IdentityHashMap<>();
+    /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
+    private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
     private long stamp;
     private final AsciiText ascii = new AsciiText();
 
@@ -339,7 +340,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             Entry<Q> entry = new Entry<>(query, null, RegexLiterals.Shape.UNKNOWN, null, entire, patterns);
             entry.literalFree = selective(shape.requirement()) == null;
             path.placeDecided(entry);
-            placements.put(query, new Placement<>(path, entry, Kind.DECIDED));
+            place(query, new Placement<>(path, entry, Kind.DECIDED));
             return true;
         }
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
@@ -347,7 +348,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         if (requirement == null) {
             Entry<Q> entry = new Entry<>(query, null, shape, whole, entire);
             placeUnfiltered(path, entry);
-            placements.put(query, new Placement<>(path, entry, Kind.UNFILTERED));
+            place(query, new Placement<>(path, entry, Kind.UNFILTERED));
             return true;
         }
         Node formula = compile(path, requirement);
@@ -358,8 +359,12 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             path.byLiteral.get(id).add(entry);
         }
         path.entries++;
-        placements.put(query, new Placement<>(path, entry, Kind.FILTERED));
+        place(query, new Placement<>(path, entry, Kind.FILTERED));
         return true;
+    }
+
+    private void place(Q query, Placement<Q> placement) {
+        placements.computeIfAbsent(query, q -> new ArrayList<>(1)).add(placement);
     }
 
     /** Literals shorter than this occur in most values: looking for them costs more than it turns away. */
@@ -465,10 +470,27 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     @Override
     public boolean remove(Q query) {
-        Placement<Q> placement = placements.remove(query);
-        if (placement == null) {
+        List<Placement<Q>> all = placements.remove(query);
+        if (all == null) {
             return false;
         }
+        for (Placement<Q> placement : all) {
+            unplace(placement);
+        }
+        for (int i = 0; i < all.size(); i++) { // each path once, after all its placements left
+            PathFilter<Q> path = all.get(i).path();
+            boolean seen = false;
+            for (int j = 0; j < i && !seen; j++) {
+                seen = all.get(j).path() == path;
+            }
+            if (!seen) {
+                tidy(path);
+            }
+        }
+        return true;
+    }
+
+    private void unplace(Placement<Q> placement) {
         PathFilter<Q> path = placement.path();
         if (placement.kind() == Kind.DECIDED) {
             path.unplaceDecided(placement.entry());
@@ -482,6 +504,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             }
             path.entries--;
         }
+    }
+
+    /** Retires a path without queries, or renumbers its literals when most are unused. */
+    private void tidy(PathFilter<Q> path) {
         if (path.isEmpty()) {
             paths.remove(path);
             spans.release(path.span);
@@ -489,7 +515,6 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         } else if (path.literals.size() > 64 && unusedLiterals(path) * 2 > path.literals.size()) {
             compact(path);
         }
-        return true;
     }
 
     private static <Q> int unusedLiterals(PathFilter<Q> path) {
@@ -507,31 +532,35 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         PathFilter<Q> fresh = new PathFilter<>(old.path);
         fresh.span = old.span;
         paths.set(paths.indexOf(old), fresh);
-        for (Map.Entry<Q, Placement<Q>> e : placements.entrySet()) {
-            Placement<Q> p = e.getValue();
-            if (p.path() != old) {
-                continue;
+        for (List<Placement<Q>> list : placements.values()) {
+            for (int i = 0; i < list.size(); i++) {
+                list.set(i, moved(list.get(i), old, fresh));
             }
-            if (p.kind() == Kind.DECIDED) {
-                fresh.placeDecided(p.entry());
-                e.setValue(new Placement<>(fresh, p.entry(), Kind.DECIDED));
-                continue;
-            }
-            if (p.kind() == Kind.UNFILTERED) {
-                placeUnfiltered(fresh, p.entry());
-                e.setValue(new Placement<>(fresh, p.entry(), Kind.UNFILTERED));
-                continue;
-            }
-            Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
-                                         p.entry().whole, p.entry().entire);
-            List<Integer> ids = new ArrayList<>();
-            entry.formula.literals(ids);
-            for (int id : ids.stream().distinct().toList()) {
-                fresh.byLiteral.get(id).add(entry);
-            }
-            fresh.entries++;
-            e.setValue(new Placement<>(fresh, entry, Kind.FILTERED));
         }
+    }
+
+    /** A placement on the compacted path {@code old} placed again on {@code fresh}; any other unchanged. */
+    private Placement<Q> moved(Placement<Q> p, PathFilter<Q> old, PathFilter<Q> fresh) {
+        if (p.path() != old) {
+            return p;
+        }
+        if (p.kind() == Kind.DECIDED) {
+            fresh.placeDecided(p.entry());
+            return new Placement<>(fresh, p.entry(), Kind.DECIDED);
+        }
+        if (p.kind() == Kind.UNFILTERED) {
+            placeUnfiltered(fresh, p.entry());
+            return new Placement<>(fresh, p.entry(), Kind.UNFILTERED);
+        }
+        Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
+                                     p.entry().whole, p.entry().entire);
+        List<Integer> ids = new ArrayList<>();
+        entry.formula.literals(ids);
+        for (int id : ids.stream().distinct().toList()) {
+            fresh.byLiteral.get(id).add(entry);
+        }
+        fresh.entries++;
+        return new Placement<>(fresh, entry, Kind.FILTERED);
     }
 
     private static <Q> Node remap(PathFilter<Q> old, PathFilter<Q> fresh, Node node) {

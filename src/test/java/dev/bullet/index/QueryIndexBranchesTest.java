@@ -1,0 +1,117 @@
+package dev.bullet.index;
+
+import dev.bullet.query.Clause;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import dev.bullet.testing.Queries;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A top-level OR whose branches different indexes serve (a regex or an equality, two ranges on two fields, a contains
+ * or a negation) is put under every branch instead of meeting every record; an OR with a branch no index serves is
+ * scanned and leaves nothing behind in the indexes that took its other branches. Which records meet which queries is
+ * checked against the filters themselves by the property tests; here: the placement, and removal.
+ */
+class QueryIndexBranchesTest {
+    private final RecordDecoder decoder = new RecordDecoder();
+
+    private static Clause filter(String clauses) {
+        return Queries.parse("{\"filters\":[{\"operation\":\"OR\",\"clauses\":[" + clauses + "]}]}").filter();
+    }
+
+    private static String clause(String field, String op, String value) {
+        return "{\"field\":\"" + field + "\",\"operation\":\"" + op + "\",\"values\":[\"" + value + "\"]}";
+    }
+
+    private Record record(String json) {
+        return decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Set<Integer> candidates(QueryIndex<Integer> index, Record record) {
+        Set<Integer> out = new TreeSet<>();
+        index.candidates(record, out::add, out::add);
+        return out;
+    }
+
+    @Test
+    void anOrOfBranchesOfDifferentKindsMeetsOnlyTheRecordsABranchMayMatch() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        List<Integer> queries = new ArrayList<>();
+        String[] ors = {
+            clause("s", "RLIKE", "^err.*") + "," + clause("t", "==", "warn"),
+            clause("n", ">", "100") + "," + clause("k", "<", "-5"),
+            clause("m", "CONTAINSKEY", "a") + "," + clause("s", "!=", "ok"),
+            clause("s", "RLIKE", ".*disk.*") + "," + clause("s", "RLIKE", ".*cpu.*"),
+            "{\"operation\":\"OR\",\"clauses\":[" + clause("t", "==", "x") + "," + clause("n", "<", "0") + "]},"
+                + clause("m.a", "RLIKE", "z+"),
+        };
+        for (int q = 0; q < ors.length; q++) {
+            index.add(q, filter(ors[q]));
+            queries.add(q);
+        }
+        assertEquals(0, index.scanned(), "every branch has a place: none is scanned");
+        assertEquals(Set.of(), candidates(index, record("{\"s\":\"ok\",\"t\":\"info\",\"n\":5,\"k\":0,\"m\":{\"b\":1}}")));
+        assertEquals(Set.of(0), candidates(index, record("{\"s\":\"ok\",\"t\":\"warn\"}")).stream()
+            .filter(q -> q == 0).collect(java.util.stream.Collectors.toSet()));
+        assertTrue(candidates(index, record("{\"s\":\"error here\"}")).contains(0));
+        assertTrue(candidates(index, record("{\"k\":-9}")).contains(1));
+        assertTrue(candidates(index, record("{\"n\":101}")).contains(1));
+        assertTrue(candidates(index, record("{\"s\":\"ok\",\"m\":{\"a\":1}}")).contains(2));
+        assertTrue(candidates(index, record("{\"s\":\"no cpu left\"}")).contains(3));
+        assertTrue(candidates(index, record("{\"s\":\"ok\",\"n\":-1}")).contains(4));
+        assertTrue(candidates(index, record("{\"s\":\"ok\",\"m\":{\"a\":\"zz\"}}")).contains(4));
+        for (Integer q : queries) {
+            assertTrue(index.remove(q));
+        }
+        assertEquals(0, index.size());
+        assertEquals(Set.of(), candidates(index, record("{\"s\":\"error disk cpu\",\"t\":\"warn\",\"n\":101,\"m\":{\"a\":1}}")));
+    }
+
+    @Test
+    void anOrWithABranchNoIndexServesIsScannedAndLeavesNothingBehind() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        Integer query = 7;
+        // the regex needs no literal (it would meet every record); the string comparison has no index at all
+        index.add(query, filter(clause("s", "RLIKE", "[0-9]+") + "," + clause("t", ">", "m")));
+        assertEquals(1, index.scanned());
+        assertEquals(0, index.unfilteredRegexQueries(), "the regex branch taken before the comparison was given back");
+        assertEquals(Set.of(7), candidates(index, record("{\"a\":1}")));
+        assertTrue(index.remove(query));
+        assertEquals(0, index.scanned());
+        assertEquals(Set.of(), candidates(index, record("{\"s\":\"12\",\"t\":\"z\"}")));
+    }
+
+    @Test
+    void manyOrsOfRegexesOnOnePathComeAndGoAndTheLastOnesStillAnswer() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        // enough literals on one path that taking queries out renumbers them (the prefilter compacts the path)
+        Integer[] ids = new Integer[200]; // the index knows a query by identity: one object each throughout
+        for (int q = 0; q < ids.length; q++) {
+            ids[q] = Integer.valueOf(q + 1000); // past the boxing cache: distinct objects
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int q = 0; q < 200; q++) {
+                index.add(ids[q], filter(clause("s", "RLIKE", ".*alpha" + q + "x.*") + ","
+                                    + clause("s", "RLIKE", ".*beta" + q + "y.*")));
+            }
+            assertEquals(0, index.scanned());
+            for (int q = 0; q < 199; q++) {
+                assertTrue(index.remove(ids[q]));
+            }
+            assertTrue(candidates(index, record("{\"s\":\"a beta199y b\"}")).contains(ids[199]), "round " + round);
+            assertTrue(candidates(index, record("{\"s\":\"alpha199x\"}")).contains(ids[199]), "round " + round);
+            assertEquals(Set.of(), candidates(index, record("{\"s\":\"alpha5x beta7y\"}")), "round " + round);
+            assertTrue(index.remove(ids[199]));
+            assertEquals(Set.of(), candidates(index, record("{\"s\":\"alpha199x\"}")), "round " + round);
+        }
+    }
+}
