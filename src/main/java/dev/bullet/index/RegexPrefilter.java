@@ -70,6 +70,14 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         /** A decided entry whose patterns require no literal worth looking for. */
         boolean literalFree;
         long stamp = -1;
+        /**
+         * The entry of a {@code NOT (field RLIKE ...)}: the regex machinery finds it as it finds the RLIKE, and a
+         * value it is not found for surely fails the RLIKE, so surely passes the NOT ({@link #visitNegated}).
+         */
+        boolean negated;
+        /** For a negated entry: the value it was last found for ({@link #values}), and whether surely matching then. */
+        long foundFor = -1;
+        boolean foundSure;
 
         Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
             this(query, formula, shape, whole, entire, null);
@@ -198,6 +206,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         /** Entries without a required literal that may start with any character. */
         final List<Entry<Q>> anyFirst = new ArrayList<>();
         final List<Entry<Q>> unfiltered = new ArrayList<>();
+        /** The negated entries (also placed as the others are): each value meets those its RLIKE surely fails. */
+        final List<Entry<Q>> negated = new ArrayList<>();
         int entries;
         /**
          * The patterns the DFA decides, by id, and the entries that use each: a pattern stays after its entries leave
@@ -317,16 +327,34 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
     private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
     private long stamp;
+    /** Counts the values read (one per path and record): a negated entry notes the one it was found for. */
+    private long values;
     private final AsciiText ascii = new AsciiText();
 
     @Override
     public boolean add(Q query, Clause filter) {
         Clause.Relational rlike = required(filter);
+        boolean negated = false;
+        boolean entire = rlike == filter;
         if (rlike == null) {
-            return false;
+            rlike = requiredNegated(filter);
+            if (rlike == null) {
+                return false;
+            }
+            negated = true;
+            entire = filter instanceof Clause.Logical && ((Clause.Logical) filter).clauses().get(0) == rlike;
         }
         PathFilter<Q> path = pathFilter(rlike.field());
-        boolean entire = rlike == filter;
+        Entry<Q> entry = entry(query, path, rlike, entire);
+        if (negated) {
+            entry.negated = true;
+            path.negated.add(entry);
+        }
+        return true;
+    }
+
+    /** Places the entry of a query's RLIKE (or of its negation) on the path: decided, unfiltered or filtered. */
+    private Entry<Q> entry(Q query, PathFilter<Q> path, Clause.Relational rlike, boolean entire) {
         List<String> patterns = new ArrayList<>();
         boolean decidable = true;
         RegexLiterals.Shape shape = null;
@@ -341,7 +369,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             entry.literalFree = selective(shape.requirement()) == null;
             path.placeDecided(entry);
             place(query, new Placement<>(path, entry, Kind.DECIDED));
-            return true;
+            return entry;
         }
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
         Requirement requirement = selective(shape.requirement());
@@ -349,7 +377,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             Entry<Q> entry = new Entry<>(query, null, shape, whole, entire);
             placeUnfiltered(path, entry);
             place(query, new Placement<>(path, entry, Kind.UNFILTERED));
-            return true;
+            return entry;
         }
         Node formula = compile(path, requirement);
         Entry<Q> entry = new Entry<>(query, formula, shape, whole, entire);
@@ -360,7 +388,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         path.entries++;
         place(query, new Placement<>(path, entry, Kind.FILTERED));
-        return true;
+        return entry;
     }
 
     private void place(Q query, Placement<Q> placement) {
@@ -492,6 +520,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     private void unplace(Placement<Q> placement) {
         PathFilter<Q> path = placement.path();
+        if (placement.entry().negated) {
+            path.negated.remove(placement.entry());
+        }
         if (placement.kind() == Kind.DECIDED) {
             path.unplaceDecided(placement.entry());
         } else if (placement.kind() == Kind.UNFILTERED) {
@@ -544,6 +575,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         if (p.path() != old) {
             return p;
         }
+        if (p.entry().negated && p.kind() != Kind.FILTERED) {
+            fresh.negated.add(p.entry());
+        }
         if (p.kind() == Kind.DECIDED) {
             fresh.placeDecided(p.entry());
             return new Placement<>(fresh, p.entry(), Kind.DECIDED);
@@ -554,6 +588,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
                                      p.entry().whole, p.entry().entire);
+        if (p.entry().negated) {
+            entry.negated = true;
+            fresh.negated.add(entry);
+        }
         List<Integer> ids = new ArrayList<>();
         entry.formula.literals(ids);
         for (int id : ids.stream().distinct().toList()) {
@@ -601,6 +639,46 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     /** The candidates of one path in the record at position {@code r} of the batch, whose span there is given. */
     private void visitPath(PathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
                            Consumer<Q> matched) {
+        values++;
+        visitValue(path, batch, r, span, visit, matched);
+        if (!path.negated.isEmpty()) {
+            visitNegated(path, visit, matched);
+        }
+    }
+
+    /**
+     * The negated entries of a path after its value was read: an entry not found for the value surely fails its
+     * RLIKE, so its NOT holds (a match when that is the whole filter); one found as a candidate is tested; one found
+     * as a sure match of the RLIKE fails and is left out.
+     */
+    private void visitNegated(PathFilter<Q> path, Consumer<Q> visit, Consumer<Q> matched) {
+        List<Entry<Q>> negated = path.negated;
+        for (int i = 0, n = negated.size(); i < n; i++) {
+            Entry<Q> entry = negated.get(i);
+            if (entry.foundFor != values) {
+                (entry.entire ? matched : visit).accept(entry.query);
+            } else if (!entry.foundSure) {
+                visit.accept(entry.query);
+            }
+        }
+    }
+
+    /**
+     * An entry found for the current value: {@code sure} when the RLIKE surely matches it, else a candidate. A
+     * negated entry notes it for {@link #visitNegated}; others are handed out (a sure one as a match when the RLIKE
+     * is its whole filter).
+     */
+    private void found(Entry<Q> entry, boolean sure, Consumer<Q> visit, Consumer<Q> matched) {
+        if (entry.negated) {
+            entry.foundFor = values;
+            entry.foundSure = sure;
+        } else {
+            (sure && entry.entire ? matched : visit).accept(entry.query);
+        }
+    }
+
+    private void visitValue(PathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
+                            Consumer<Q> matched) {
         CharSequence text = null;
         LazyRecord lazy = batch.lazy(r);
         if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
@@ -638,7 +716,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         if (text.length() == 0) {
             for (Entry<Q> entry : path.unfiltered) {
                 if (entry.shape.nullable()) {
-                    visit.accept(entry.query);
+                    found(entry, false, visit, matched);
                 }
             }
             return;
@@ -653,7 +731,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         visitAdmitted(path.anyFirst, text, first, last, decidable, visit, matched);
     }
 
-    private static <Q> void visitAdmitted(List<Entry<Q>> entries, CharSequence text, int first, int last,
+    private void visitAdmitted(List<Entry<Q>> entries, CharSequence text, int first, int last,
                                           boolean decidable, Consumer<Q> visit, Consumer<Q> matched) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
@@ -664,14 +742,14 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** An admitted entry: decided here when its pattern is a whole literal read from ASCII bytes, else visited. */
-    private static <Q> void decide(Entry<Q> entry, CharSequence text, boolean decidable, Consumer<Q> visit,
-                                   Consumer<Q> matched) {
+    private void decide(Entry<Q> entry, CharSequence text, boolean decidable, Consumer<Q> visit,
+                        Consumer<Q> matched) {
         if (decidable && entry.whole != null) {
             if (entry.whole.matches(text)) {
-                (entry.entire ? matched : visit).accept(entry.query);
+                found(entry, true, visit, matched);
             }
         } else {
-            visit.accept(entry.query);
+            found(entry, false, visit, matched);
         }
     }
 
@@ -694,7 +772,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                     Entry<Q> entry = users.get(i);
                     if (entry.stamp != current) {
                         entry.stamp = current;
-                        visit.accept(entry.query);
+                        found(entry, false, visit, matched);
                     }
                 }
             }
@@ -706,7 +784,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 Entry<Q> entry = users.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
-                    (entry.entire ? matched : visit).accept(entry.query);
+                    found(entry, true, visit, matched);
                 }
             }
         }
@@ -765,6 +843,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 }
             }
             return r;
+        });
+    }
+
+    /** The RLIKE under a {@code NOT} that the filter requires (itself or a conjunct of a top-level AND), if any. */
+    static Clause.Relational requiredNegated(Clause filter) {
+        return ClauseIndex.required(filter, c -> {
+            if (c instanceof Clause.Logical && c.operation() == Operation.NOT
+                && ((Clause.Logical) c).clauses().size() == 1) {
+                Clause inner = ((Clause.Logical) c).clauses().get(0);
+                return inner instanceof Clause.Relational && required(inner) == inner ? (Clause.Relational) inner : null;
+            }
+            return null;
         });
     }
 

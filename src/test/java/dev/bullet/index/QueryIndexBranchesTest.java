@@ -114,4 +114,40 @@ class QueryIndexBranchesTest {
             assertEquals(Set.of(), candidates(index, record("{\"s\":\"alpha199x\"}")), "round " + round);
         }
     }
+
+    @Test
+    void aNegatedRegexMeetsTheValuesItsRegexSurelyFailsAsMatchesAndTestsTheOthers() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        index.add(1, Queries.parse("{\"filters\":[{\"operation\":\"NOT\",\"clauses\":["
+                                   + clause("s", "RLIKE", ".*error.*") + "]}]}").filter());
+        index.add(2, Queries.parse("{\"filters\":[{\"operation\":\"AND\",\"clauses\":[{\"operation\":\"NOT\","
+                                   + "\"clauses\":[" + clause("s", "RLIKE", "^a[0-9]+x$") + "]},"
+                                   + clause("t", ">", "m") + "]}]}").filter());
+        assertEquals(0, index.scanned());
+        for (String json : new String[] {"{\"s\":\"all fine\"}", "{\"t\":\"z\"}", "{\"s\":{\"error\":1}}",
+                                         "{\"s\":null}", "{\"s\":[\"error\"]}", "{\"s\":12}"}) {
+            Set<Integer> tested = new TreeSet<>();
+            Set<Integer> matched = new TreeSet<>();
+            index.candidates(record(json), tested::add, matched::add);
+            assertEquals(Set.of(1), matched, "the whole filter is the NOT, surely passed: " + json);
+            assertEquals(Set.of(2), tested, "the NOT is a conjunct: the rest is tested: " + json);
+        }
+        Set<Integer> tested = new TreeSet<>();
+        Set<Integer> matched = new TreeSet<>();
+        index.candidates(record("{\"s\":\"an error here\",\"t\":\"z\"}"), tested::add, matched::add);
+        assertEquals(Set.of(), matched, "the regex surely matches: the NOT surely fails");
+        assertEquals(Set.of(2), tested);
+        tested.clear();
+        index.candidates(record("{\"s\":\"a12x\"}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested, "the regex is decided in the bytes and matches: the NOT surely fails");
+        index.candidates(record("{\"s\":\"a1\u00e9x\"}"), tested::add, matched::add);
+        assertEquals(Set.of(1, 2), tested, "outside ASCII the regexes are not decided here: both NOTs are tested");
+        assertTrue(index.remove(1));
+        assertTrue(index.remove(2));
+        tested.clear();
+        matched.clear();
+        index.candidates(record("{\"s\":\"fine\"}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested);
+        assertEquals(Set.of(), matched);
+    }
 }
