@@ -65,6 +65,12 @@ public final class FilterEngine {
     /** Partials made between calls (a member joining), handed out by the next consume or tick. */
     private final List<Partial> pending = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
+    /**
+     * RAW queries that found all their records in the current index batch: taken out of the index after it, so the
+     * records after it no longer hand them out (each would be a candidate turned away by {@code isSatisfied} until the
+     * query is removed, a round trip to the Join away in the topology, a batch away offline).
+     */
+    private final List<FilterQuerier> filled = new ArrayList<>();
     /** The index's candidates for the records of one index batch. */
     private final CandidateBuffer candidates = new CandidateBuffer();
     private Record current;
@@ -183,6 +189,11 @@ public final class FilterEngine {
         return queries.size();
     }
 
+    /** How many evaluators the index holds (a RAW query that found all its records has left it). For tests. */
+    int indexed() {
+        return index.size();
+    }
+
     /**
      * How many evaluators meet the records: each RAW query, and one per group of non-RAW queries with the same
      * filter, projection and aggregation (so 100 people on one dashboard count once).
@@ -235,6 +246,10 @@ public final class FilterEngine {
                 }
             }
             candidates.clear();
+            for (int i = 0, n = filled.size(); i < n; i++) {
+                index.remove(filled.get(i));
+            }
+            filled.clear();
         }
         current = null;
         for (FilterQuerier querier : touchedRaw) {
@@ -266,9 +281,14 @@ public final class FilterEngine {
     }
 
     private void matched(FilterQuerier querier) {
-        if (querier.isRaw() && !querier.hasPendingFlush()) {
-            querier.markPendingFlush(true);
-            touchedRaw.add(querier);
+        if (querier.isRaw()) {
+            if (!querier.hasPendingFlush()) {
+                querier.markPendingFlush(true);
+                touchedRaw.add(querier);
+            }
+            if (querier.isSatisfied()) { // it just filled up: no record after this one can change it
+                filled.add(querier);
+            }
         }
     }
 

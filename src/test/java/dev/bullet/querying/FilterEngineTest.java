@@ -33,6 +33,32 @@ class FilterEngineTest {
     }
 
     @Test
+    void aRawQueryThatFoundItsRecordsLeavesTheIndexAtOnceAndStillSendsThemAll() {
+        assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 2"), T0));
+        assertTrue(engine.add("never", RAW_ID_A.replace("\"a\"", "\"zz\""), T0));
+        assertEquals(2, engine.indexed());
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 300; i++) { // several index batches; q fills up in the first one
+            records.add(rec(i % 2 == 0 ? "a" : "b", i));
+        }
+        engine.consume(records, T0 + 10, out);
+        assertTrue(engine.isSatisfied("q"));
+        assertEquals(1, engine.indexed(), "the filled query left the index, the other one did not");
+        assertEquals(1, out.size());
+        assertEquals("q", out.get(0).id());
+        List<Map<String, Object>> rows = RawAggregator.decode(out.get(0).data());
+        assertEquals(List.of(0L, 2L), rows.stream().map(r -> ((Number) r.get("n")).longValue()).toList());
+        out.clear();
+        engine.consume(records, T0 + 20, out);
+        assertEquals(List.of(), out, "nothing more for a filled query");
+        assertTrue(engine.remove("q"));
+        assertFalse(engine.remove("q"));
+        assertEquals(1, engine.indexed());
+        assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 2"), T0 + 30));
+        assertEquals(2, engine.indexed(), "submitted again, it is indexed again");
+    }
+
+    @Test
     void invalidQueryNeverEntersTheWorkingSet() {
         assertFalse(engine.add("bad", "{\"filters\": [", T0));
         assertEquals(0, engine.size());
