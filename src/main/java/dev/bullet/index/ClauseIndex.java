@@ -16,7 +16,16 @@ import java.util.function.Function;
  */
 interface ClauseIndex<Q> {
     /** Takes the query if this index can serve its (validated) filter; returns whether it did. */
-    boolean add(Q query, Clause filter);
+    default boolean add(Q query, Clause filter) {
+        return add(query, filter, true);
+    }
+
+    /**
+     * {@link #add(Object, Clause)}; with {@code mayDecide} false the index never hands the query out as matched
+     * (its filter is a branch of an OR inside an AND: deciding the branch does not decide the query). A query may be
+     * added more than once (once per branch of an OR); {@link #remove} takes out every placement.
+     */
+    boolean add(Q query, Clause filter, boolean mayDecide);
 
     /** Removes a query this index took; returns whether it had it. */
     boolean remove(Q query);

@@ -58,7 +58,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
 
     @Override
-    public boolean add(Q query, Clause filter) {
+    public boolean add(Q query, Clause filter, boolean mayDecide) { // never decides: candidates only
         Clause.Relational clause = required(filter);
         if (clause == null) {
             return false;

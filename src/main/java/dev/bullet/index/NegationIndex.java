@@ -70,7 +70,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     private long stamp;
 
     @Override
-    public boolean add(Q query, Clause filter) {
+    public boolean add(Q query, Clause filter, boolean mayDecide) {
         Clause.Relational clause = required(filter);
         if (clause == null) {
             return false;
@@ -78,7 +78,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         PathNegations<Q> path = pathNegations(clause.field());
         boolean entire = filter == clause || filter instanceof Clause.Logical
                 && ((Clause.Logical) filter).clauses().size() == 1 && ((Clause.Logical) filter).clauses().get(0) == clause;
-        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire);
+        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire && mayDecide);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
             TextKey key = TextKey.of(v.value());

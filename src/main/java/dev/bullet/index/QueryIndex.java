@@ -225,19 +225,34 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * An OR (at the top of the filter, its branches ORs again or anything) whose every branch some index serves:
-     * the query is put under each branch's place (an equality, a range, a regex, a negation, a contains), so a
-     * record meets it when it may match any branch. Only at the top: an index that decides a branch matched decides
-     * the OR matched, which would be wrong for an OR inside an AND. False, with nothing kept, when some branch has
-     * no place (the query is scanned then).
+     * An OR whose every branch some index serves (its branches ORs again or anything): the query is put under each
+     * branch's place (an equality, a range, a regex, a negation, a contains), so a record meets it when it may match
+     * any branch. At the top of the filter an index may decide a branch matched, which decides the OR; an OR that is
+     * a conjunct of a top-level AND (whose other conjuncts no index serves) is placed the same way, but never
+     * decided: the rest of the AND must be tested. False, with nothing kept, when some branch has no place (the
+     * query is scanned then).
      */
     private boolean placeBranches(Q query, Clause filter) {
-        if (!(filter instanceof Clause.Logical) || filter.operation() != Operation.OR) {
-            return false;
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.OR) {
+            return placeOr(query, filter, true);
         }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
+            // an OR conjunct (of this AND or of one inside it): its branches, never decided (the rest is tested)
+            for (Clause conjunct : ((Clause.Logical) filter).clauses()) {
+                boolean or = conjunct instanceof Clause.Logical && conjunct.operation() == Operation.OR;
+                if (or ? placeOr(query, conjunct, false) : placeBranches(query, conjunct)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Places the query under every branch of the OR, or nowhere (false). */
+    private boolean placeOr(Q query, Clause or, boolean mayDecide) {
         List<Placement> placements = new ArrayList<>();
         List<ClauseIndex<Q>> owners = new ArrayList<>();
-        if (!placeBranch(query, filter, placements, owners)) {
+        if (!placeBranch(query, or, placements, owners, mayDecide)) {
             for (Placement placement : placements) {
                 unplace(query, placement);
             }
@@ -253,10 +268,11 @@ public final class QueryIndex<Q> {
         return true;
     }
 
-    private boolean placeBranch(Q query, Clause clause, List<Placement> placements, List<ClauseIndex<Q>> owners) {
+    private boolean placeBranch(Q query, Clause clause, List<Placement> placements, List<ClauseIndex<Q>> owners,
+                                boolean mayDecide) {
         if (clause instanceof Clause.Logical && clause.operation() == Operation.OR) {
             for (Clause branch : ((Clause.Logical) clause).clauses()) {
-                if (!placeBranch(query, branch, placements, owners)) {
+                if (!placeBranch(query, branch, placements, owners, mayDecide)) {
                     return false;
                 }
             }
@@ -275,7 +291,7 @@ public final class QueryIndex<Q> {
             return true;
         }
         for (ClauseIndex<Q> extra : extras) {
-            if (extra.add(query, clause)) {
+            if (extra.add(query, clause, mayDecide)) {
                 if (!owners.contains(extra)) {
                     owners.add(extra);
                 }

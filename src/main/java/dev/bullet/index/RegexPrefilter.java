@@ -332,7 +332,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private final AsciiText ascii = new AsciiText();
 
     @Override
-    public boolean add(Q query, Clause filter) {
+    public boolean add(Q query, Clause filter, boolean mayDecide) {
         Clause.Relational rlike = required(filter);
         boolean negated = false;
         boolean entire = rlike == filter;
@@ -345,7 +345,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             entire = filter instanceof Clause.Logical && ((Clause.Logical) filter).clauses().get(0) == rlike;
         }
         PathFilter<Q> path = pathFilter(rlike.field());
-        Entry<Q> entry = entry(query, path, rlike, entire);
+        Entry<Q> entry = entry(query, path, rlike, entire && mayDecide);
         if (negated) {
             entry.negated = true;
             path.negated.add(entry);

@@ -150,4 +150,29 @@ class QueryIndexBranchesTest {
         assertEquals(Set.of(), tested);
         assertEquals(Set.of(), matched);
     }
+
+    @Test
+    void anOrInsideAnAndIsPlacedUnderItsBranchesButNeverDecided() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        // the comparison has no index; the OR's branches do (a whole-literal regex, which could be decided, and ==)
+        index.add(1, Queries.parse("{\"filters\":[{\"operation\":\"AND\",\"clauses\":[" + clause("u", ">", "m")
+                                   + ",{\"operation\":\"OR\",\"clauses\":[" + clause("s", "RLIKE", ".*error.*") + ","
+                                   + clause("t", "==", "x") + "]}]}]}").filter());
+        assertEquals(0, index.scanned());
+        Set<Integer> tested = new TreeSet<>();
+        Set<Integer> matched = new TreeSet<>();
+        index.candidates(record("{\"s\":\"an error\",\"u\":\"a\"}"), tested::add, matched::add);
+        assertEquals(Set.of(1), tested, "the regex branch matches: a candidate, tested for the comparison");
+        assertEquals(Set.of(), matched, "never decided: u > m fails here");
+        tested.clear();
+        index.candidates(record("{\"t\":\"x\"}"), tested::add, matched::add);
+        assertEquals(Set.of(1), tested);
+        tested.clear();
+        index.candidates(record("{\"s\":\"fine\",\"t\":\"y\",\"u\":\"z\"}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested, "no branch may match: not a candidate");
+        assertTrue(index.remove(1));
+        index.candidates(record("{\"s\":\"an error\",\"t\":\"x\"}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested);
+        assertEquals(Set.of(), matched);
+    }
 }
