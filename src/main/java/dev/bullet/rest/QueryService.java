@@ -293,10 +293,7 @@ public final class QueryService implements AutoCloseable {
 
     /** Ends the queries whose final result is overdue. */
     void expire(long now) {
-        for (Running r : queries.all()) {
-            if (now < r.deadline) {
-                continue;
-            }
+        for (Running r : queries.overdue(now)) {
             if (r.probe) {
                 queries.finish(r, Ending.TIMED_OUT, "");
                 continue;
