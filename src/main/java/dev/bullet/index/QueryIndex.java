@@ -236,6 +236,18 @@ public final class QueryIndex<Q> {
         if (filter instanceof Clause.Logical && filter.operation() == Operation.OR) {
             return placeOr(query, filter, true);
         }
+        if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT
+            && ((Clause.Logical) filter).clauses().size() == 1
+            && ((Clause.Logical) filter).clauses().get(0) instanceof Clause.Logical
+            && ((Clause.Logical) filter).clauses().get(0).operation() == Operation.OR) {
+            // NOT (a OR b): NOT a AND NOT b, so the negation of one branch is a conjunct (never decided)
+            for (Clause branch : ((Clause.Logical) ((Clause.Logical) filter).clauses().get(0)).clauses()) {
+                if (placeConjunct(query, new Clause.Logical(Operation.NOT, List.of(branch)))) {
+                    return true;
+                }
+            }
+            return false;
+        }
         if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
             // an OR conjunct (of this AND or of one inside it): its branches, never decided (the rest is tested)
             for (Clause conjunct : ((Clause.Logical) filter).clauses()) {
@@ -243,6 +255,23 @@ public final class QueryIndex<Q> {
                 if (or ? placeOr(query, conjunct, false) : placeBranches(query, conjunct)) {
                     return true;
                 }
+            }
+        }
+        return false;
+    }
+
+    /** Places the query under a clause its filter requires (a negated range, or a secondary index), undecided. */
+    private boolean placeConjunct(Q query, Clause clause) {
+        RangeSpec range = rangeSpec(clause);
+        if (range != null) {
+            entries.put(query, List.of(placeRange(query, range)));
+            return true;
+        }
+        for (ClauseIndex<Q> extra : extras) {
+            if (extra.add(query, clause, false)) {
+                extraOwners.put(query, List.of(extra));
+                entries.put(query, List.of());
+                return true;
             }
         }
         return false;

@@ -175,4 +175,30 @@ class QueryIndexBranchesTest {
         assertEquals(Set.of(), tested);
         assertEquals(Set.of(), matched);
     }
+
+    @Test
+    void aNegatedOrIsPlacedUnderTheNegationOfOneBranchAndNeverDecided() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        // NOT (s == debug OR t RLIKE .*health.*): NOT s == debug is required, the negation index takes it
+        index.add(1, Queries.parse("{\"filters\":[{\"operation\":\"NOT\",\"clauses\":[{\"operation\":\"OR\","
+                                   + "\"clauses\":[" + clause("s", "==", "debug") + "," + clause("t", "RLIKE", ".*health.*")
+                                   + "]}]}]}").filter());
+        // NOT (m CONTAINSKEY k OR n < 5): no index takes the first negation, a range takes the second (n >= 5 or missing)
+        index.add(2, Queries.parse("{\"filters\":[{\"operation\":\"NOT\",\"clauses\":[{\"operation\":\"OR\","
+                                   + "\"clauses\":[" + clause("m", "CONTAINSKEY", "k") + "," + clause("n", "<", "5")
+                                   + "]}]}]}").filter());
+        assertEquals(0, index.scanned());
+        Set<Integer> tested = new TreeSet<>();
+        Set<Integer> matched = new TreeSet<>();
+        index.candidates(record("{\"s\":\"debug\",\"n\":1}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested, "s == debug and n < 5: both NOTs surely fail");
+        index.candidates(record("{\"s\":\"info\",\"t\":\"health check\",\"n\":7}"), tested::add, matched::add);
+        assertEquals(Set.of(1, 2), tested, "each may match: tested (the first fails on t, the second on nothing)");
+        assertEquals(Set.of(), matched, "a conjunct of the negated OR is never decided");
+        assertTrue(index.remove(1));
+        assertTrue(index.remove(2));
+        tested.clear();
+        index.candidates(record("{\"s\":\"info\",\"n\":7}"), tested::add, matched::add);
+        assertEquals(Set.of(), tested);
+    }
 }
