@@ -180,33 +180,13 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * Adds a query with its (validated) filter clause: under every equality it may match through (one, or one per
-     * branch of an OR of equalities), else under its numeric range, else on the scan list. A query placed under
-     * several paths can be handed out more than once for one record: callers visit each query once per record.
+     * Adds a query with its (validated) filter clause: where {@link #place} puts it (its equalities, else its numeric
+     * range, else a secondary index; an OR under each branch), else where {@link #placeWithin} finds it, else on the
+     * scan list. A query placed under several paths can be handed out more than once for one record: callers visit
+     * each query once per record.
      */
     public void add(Q query, Clause filter) {
-        List<Clause.Relational> equalities = equalities(filter);
-        if (equalities != null) {
-            List<Placement> placements = new ArrayList<>();
-            for (Clause.Relational equality : equalities) {
-                placements.add(placeEquality(query, equality));
-            }
-            entries.put(query, placements);
-            return;
-        }
-        RangeSpec range = rangeSpec(filter);
-        if (range != null) {
-            entries.put(query, List.of(placeRange(query, range)));
-            return;
-        }
-        for (ClauseIndex<Q> extra : extras) {
-            if (extra.add(query, filter)) {
-                extraOwners.put(query, List.of(extra));
-                entries.put(query, List.of());
-                return;
-            }
-        }
-        if (placeBranches(query, filter)) {
+        if (place(query, filter, true) || placeWithin(query, filter)) {
             return;
         }
         scan.add(query);
@@ -225,34 +205,27 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * An OR whose every branch some index serves (its branches ORs again or anything): the query is put under each
-     * branch's place (an equality, a range, a regex, a negation, a contains), so a record meets it when it may match
-     * any branch. At the top of the filter an index may decide a branch matched, which decides the OR; an OR that is
-     * a conjunct of a top-level AND (whose other conjuncts no index serves) is placed the same way, but never
-     * decided: the rest of the AND must be tested. False, with nothing kept, when some branch has no place (the
-     * query is scanned then).
+     * Where a filter that has no place as a whole may still be found: an OR that is a conjunct of a top-level AND
+     * (nested ANDs too), or the negation of one branch of {@code NOT (a OR b)}, which is {@code NOT a AND NOT b}.
+     * Either is placed with decisions off: the rest of the filter must be tested.
      */
-    private boolean placeBranches(Q query, Clause filter) {
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.OR) {
-            return placeOr(query, filter, true);
-        }
+    private boolean placeWithin(Q query, Clause filter) {
         if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT
             && ((Clause.Logical) filter).clauses().size() == 1
             && ((Clause.Logical) filter).clauses().get(0) instanceof Clause.Logical
             && ((Clause.Logical) filter).clauses().get(0).operation() == Operation.OR) {
             // NOT (a OR b): NOT a AND NOT b, so the negation of one branch is a conjunct (never decided)
             for (Clause branch : ((Clause.Logical) ((Clause.Logical) filter).clauses().get(0)).clauses()) {
-                if (placeConjunct(query, new Clause.Logical(Operation.NOT, List.of(branch)))) {
+                if (place(query, new Clause.Logical(Operation.NOT, List.of(branch)), false)) {
                     return true;
                 }
             }
             return false;
         }
         if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            // an OR conjunct (of this AND or of one inside it): its branches, never decided (the rest is tested)
             for (Clause conjunct : ((Clause.Logical) filter).clauses()) {
                 boolean or = conjunct instanceof Clause.Logical && conjunct.operation() == Operation.OR;
-                if (or ? placeOr(query, conjunct, false) : placeBranches(query, conjunct)) {
+                if (or ? place(query, conjunct, false) : placeWithin(query, conjunct)) {
                     return true;
                 }
             }
@@ -260,28 +233,17 @@ public final class QueryIndex<Q> {
         return false;
     }
 
-    /** Places the query under a clause its filter requires (a negated range, or a secondary index), undecided. */
-    private boolean placeConjunct(Q query, Clause clause) {
-        RangeSpec range = rangeSpec(clause);
-        if (range != null) {
-            entries.put(query, List.of(placeRange(query, range)));
-            return true;
-        }
-        for (ClauseIndex<Q> extra : extras) {
-            if (extra.add(query, clause, false)) {
-                extraOwners.put(query, List.of(extra));
-                entries.put(query, List.of());
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Places the query under every branch of the OR, or nowhere (false). */
-    private boolean placeOr(Q query, Clause or, boolean mayDecide) {
+    /**
+     * Places the query under the clause: under every equality it may match through, else its numeric range, else the
+     * first secondary index that takes it; an OR under each of its branches (ORs again or anything), so a record
+     * meets the query when it may match any branch. With {@code mayDecide} an index may decide the clause matched
+     * (right when it is the whole filter or a branch of a top-level OR). False, with nothing kept, when the clause
+     * (or some branch) has no place.
+     */
+    private boolean place(Q query, Clause clause, boolean mayDecide) {
         List<Placement> placements = new ArrayList<>();
         List<ClauseIndex<Q>> owners = new ArrayList<>();
-        if (!placeBranch(query, or, placements, owners, mayDecide)) {
+        if (!placeBranch(query, clause, placements, owners, mayDecide)) {
             for (Placement placement : placements) {
                 unplace(query, placement);
             }

@@ -342,7 +342,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 return false;
             }
             negated = true;
-            entire = filter instanceof Clause.Logical && ((Clause.Logical) filter).clauses().get(0) == rlike;
+            entire = filter instanceof Clause.Logical && filter.operation() == Operation.NOT
+                && ((Clause.Logical) filter).clauses().get(0) == rlike;
         }
         PathFilter<Q> path = pathFilter(rlike.field());
         Entry<Q> entry = entry(query, path, rlike, entire && mayDecide);

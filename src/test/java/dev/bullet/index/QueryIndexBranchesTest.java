@@ -60,8 +60,7 @@ class QueryIndexBranchesTest {
         }
         assertEquals(0, index.scanned(), "every branch has a place: none is scanned");
         assertEquals(Set.of(), candidates(index, record("{\"s\":\"ok\",\"t\":\"info\",\"n\":5,\"k\":0,\"m\":{\"b\":1}}")));
-        assertEquals(Set.of(0), candidates(index, record("{\"s\":\"ok\",\"t\":\"warn\"}")).stream()
-            .filter(q -> q == 0).collect(java.util.stream.Collectors.toSet()));
+        assertTrue(candidates(index, record("{\"s\":\"ok\",\"t\":\"warn\"}")).contains(0));
         assertTrue(candidates(index, record("{\"s\":\"error here\"}")).contains(0));
         assertTrue(candidates(index, record("{\"k\":-9}")).contains(1));
         assertTrue(candidates(index, record("{\"n\":101}")).contains(1));
@@ -115,6 +114,16 @@ class QueryIndexBranchesTest {
         }
     }
 
+    /** What the index hands out for one record: the queries to test, and those it decided matched. */
+    private record Handed(Set<Integer> tested, Set<Integer> matched) {
+    }
+
+    private Handed handed(QueryIndex<Integer> index, String json) {
+        Handed out = new Handed(new TreeSet<>(), new TreeSet<>());
+        index.candidates(record(json), out.tested()::add, out.matched()::add);
+        return out;
+    }
+
     @Test
     void aNegatedRegexMeetsTheValuesItsRegexSurelyFailsAsMatchesAndTestsTheOthers() {
         QueryIndex<Integer> index = new QueryIndex<>();
@@ -126,29 +135,22 @@ class QueryIndexBranchesTest {
         assertEquals(0, index.scanned());
         for (String json : new String[] {"{\"s\":\"all fine\"}", "{\"t\":\"z\"}", "{\"s\":{\"error\":1}}",
                                          "{\"s\":null}", "{\"s\":[\"error\"]}", "{\"s\":12}"}) {
-            Set<Integer> tested = new TreeSet<>();
-            Set<Integer> matched = new TreeSet<>();
-            index.candidates(record(json), tested::add, matched::add);
-            assertEquals(Set.of(1), matched, "the whole filter is the NOT, surely passed: " + json);
-            assertEquals(Set.of(2), tested, "the NOT is a conjunct: the rest is tested: " + json);
+            Handed h = handed(index, json);
+            assertEquals(Set.of(1), h.matched(), "the whole filter is the NOT, surely passed: " + json);
+            assertEquals(Set.of(2), h.tested(), "the NOT is a conjunct: the rest is tested: " + json);
         }
-        Set<Integer> tested = new TreeSet<>();
-        Set<Integer> matched = new TreeSet<>();
-        index.candidates(record("{\"s\":\"an error here\",\"t\":\"z\"}"), tested::add, matched::add);
-        assertEquals(Set.of(), matched, "the regex surely matches: the NOT surely fails");
-        assertEquals(Set.of(2), tested);
-        tested.clear();
-        index.candidates(record("{\"s\":\"a12x\"}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested, "the regex is decided in the bytes and matches: the NOT surely fails");
-        index.candidates(record("{\"s\":\"a1\u00e9x\"}"), tested::add, matched::add);
-        assertEquals(Set.of(1, 2), tested, "outside ASCII the regexes are not decided here: both NOTs are tested");
+        Handed error = handed(index, "{\"s\":\"an error here\",\"t\":\"z\"}");
+        assertEquals(Set.of(), error.matched(), "the regex surely matches: the NOT surely fails");
+        assertEquals(Set.of(2), error.tested());
+        Handed decided = handed(index, "{\"s\":\"a12x\"}");
+        assertEquals(Set.of(), decided.tested(), "the regex is decided in the bytes and matches: the NOT surely fails");
+        assertEquals(Set.of(1), decided.matched());
+        Handed wide = handed(index, "{\"s\":\"a1\u00e9x\"}");
+        assertEquals(Set.of(1, 2), wide.tested(), "outside ASCII the regexes are not decided here: both NOTs are tested");
+        assertEquals(Set.of(), wide.matched());
         assertTrue(index.remove(1));
         assertTrue(index.remove(2));
-        tested.clear();
-        matched.clear();
-        index.candidates(record("{\"s\":\"fine\"}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested);
-        assertEquals(Set.of(), matched);
+        assertEquals(new Handed(Set.of(), Set.of()), handed(index, "{\"s\":\"fine\"}"));
     }
 
     @Test
@@ -159,21 +161,13 @@ class QueryIndexBranchesTest {
                                    + ",{\"operation\":\"OR\",\"clauses\":[" + clause("s", "RLIKE", ".*error.*") + ","
                                    + clause("t", "==", "x") + "]}]}]}").filter());
         assertEquals(0, index.scanned());
-        Set<Integer> tested = new TreeSet<>();
-        Set<Integer> matched = new TreeSet<>();
-        index.candidates(record("{\"s\":\"an error\",\"u\":\"a\"}"), tested::add, matched::add);
-        assertEquals(Set.of(1), tested, "the regex branch matches: a candidate, tested for the comparison");
-        assertEquals(Set.of(), matched, "never decided: u > m fails here");
-        tested.clear();
-        index.candidates(record("{\"t\":\"x\"}"), tested::add, matched::add);
-        assertEquals(Set.of(1), tested);
-        tested.clear();
-        index.candidates(record("{\"s\":\"fine\",\"t\":\"y\",\"u\":\"z\"}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested, "no branch may match: not a candidate");
+        assertEquals(new Handed(Set.of(1), Set.of()), handed(index, "{\"s\":\"an error\",\"u\":\"a\"}"),
+                     "the regex branch matches: a candidate, tested for the comparison, never decided (u > m fails)");
+        assertEquals(new Handed(Set.of(1), Set.of()), handed(index, "{\"t\":\"x\"}"));
+        assertEquals(new Handed(Set.of(), Set.of()), handed(index, "{\"s\":\"fine\",\"t\":\"y\",\"u\":\"z\"}"),
+                     "no branch may match: not a candidate");
         assertTrue(index.remove(1));
-        index.candidates(record("{\"s\":\"an error\",\"t\":\"x\"}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested);
-        assertEquals(Set.of(), matched);
+        assertEquals(new Handed(Set.of(), Set.of()), handed(index, "{\"s\":\"an error\",\"t\":\"x\"}"));
     }
 
     @Test
@@ -188,17 +182,12 @@ class QueryIndexBranchesTest {
                                    + "\"clauses\":[" + clause("m", "CONTAINSKEY", "k") + "," + clause("n", "<", "5")
                                    + "]}]}]}").filter());
         assertEquals(0, index.scanned());
-        Set<Integer> tested = new TreeSet<>();
-        Set<Integer> matched = new TreeSet<>();
-        index.candidates(record("{\"s\":\"debug\",\"n\":1}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested, "s == debug and n < 5: both NOTs surely fail");
-        index.candidates(record("{\"s\":\"info\",\"t\":\"health check\",\"n\":7}"), tested::add, matched::add);
-        assertEquals(Set.of(1, 2), tested, "each may match: tested (the first fails on t, the second on nothing)");
-        assertEquals(Set.of(), matched, "a conjunct of the negated OR is never decided");
+        assertEquals(new Handed(Set.of(), Set.of()), handed(index, "{\"s\":\"debug\",\"n\":1}"),
+                     "s == debug and n < 5: both NOTs surely fail");
+        assertEquals(new Handed(Set.of(1, 2), Set.of()), handed(index, "{\"s\":\"info\",\"t\":\"health check\",\"n\":7}"),
+                     "each may match: tested (the first fails on t, the second on nothing), never decided");
         assertTrue(index.remove(1));
         assertTrue(index.remove(2));
-        tested.clear();
-        index.candidates(record("{\"s\":\"info\",\"n\":7}"), tested::add, matched::add);
-        assertEquals(Set.of(), tested);
+        assertEquals(new Handed(Set.of(), Set.of()), handed(index, "{\"s\":\"info\",\"n\":7}"));
     }
 }
