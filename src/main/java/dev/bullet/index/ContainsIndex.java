@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  * the key, the value (by its text, number and boolean readings, as equalities do in {@link QueryIndex}) or the size
  * they look for, and a record's map (or the maps of its list) is walked once to look its keys, values or size up.
  * Taken: such a clause with plain literals, alone or as a conjunct of a top-level AND. Candidates are still tested
- * with their full filter by the caller. Not thread-safe.
+ * with their full filter by the caller, except where a CONTAINSKEY or SIZEIS is the whole filter (or a branch of a
+ * top-level OR): then finding the key, or the size, is the whole test, and the query is handed out as matched.
+ * Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
  */
@@ -34,7 +36,18 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         final NumberMap<List<Q>> bySize = new NumberMap<>();
+        /** As {@link #byKey} and {@link #bySize}, for queries whose whole filter the key or the size decides. */
+        final TextMap<Q> byKeyDecided = new TextMap<>();
+        final NumberMap<List<Q>> bySizeDecided = new NumberMap<>();
         int size;
+
+        boolean hasKeys() {
+            return !byKey.isEmpty() || !byKeyDecided.isEmpty();
+        }
+
+        boolean hasSizes() {
+            return !bySize.isEmpty() || !bySizeDecided.isEmpty();
+        }
 
         PathContains(FieldPath path) {
             this.path = path;
@@ -58,23 +71,26 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
 
     @Override
-    public boolean add(Q query, Clause filter, boolean mayDecide) { // never decides: candidates only
+    public boolean add(Q query, Clause filter, boolean mayDecide) {
         Clause.Relational clause = required(filter);
         if (clause == null) {
             return false;
         }
+        boolean entire = filter == clause || filter instanceof Clause.Logical
+                && ((Clause.Logical) filter).clauses().size() == 1 && ((Clause.Logical) filter).clauses().get(0) == clause;
+        boolean decides = entire && mayDecide; // (CONTAINSVALUE never: a value a duplicate key overrode is walked too)
         PathContains<Q> path = pathContains(clause.field());
         Placement<Q> placement = new Placement<>(path, new ArrayList<>(), new ArrayList<>());
         for (FilterValue v : clause.values()) {
             String text = v.value();
             switch (clause.operation()) {
                 case CONTAINS_KEY:
-                    put(path.byKey, TextKey.of(text), query, placement);
+                    put(decides ? path.byKeyDecided : path.byKey, TextKey.of(text), query, placement);
                     break;
                 case SIZE_IS: {
                     Object n = Values.asNumber(text);
                     if (n != null) {
-                        put(path.bySize, ((Number) n).doubleValue(), query, placement);
+                        put(decides ? path.bySizeDecided : path.bySize, ((Number) n).doubleValue(), query, placement);
                     }
                     break;
                 }
@@ -179,43 +195,56 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             for (int r = 0, n = batch.count(); r < n; r++) {
                 out.record = r;
                 LazyRecord lazy = batch.lazy(r);
-                if (lazy == null || !bytes.visit(path, lazy, column[r], out.visit)) {
-                    visitValue(path, batch.record(r).get(path.path), out.visit);
+                if (lazy == null || !bytes.visit(path, lazy, column[r], out.visit, out.matched)) {
+                    visitValue(path, batch.record(r).get(path.path), out.visit, out.matched);
                 }
             }
         }
     }
 
-    /** The candidates of one path from the record's decoded value there. */
-    private void visitValue(PathContains<Q> path, Object value, Consumer<Q> visit) {
+    /**
+     * The candidates of one path from the record's decoded value there; the decoded value is what the filter reads,
+     * so a key or size found there decides the queries waiting for it as their whole filter.
+     */
+    private void visitValue(PathContains<Q> path, Object value, Consumer<Q> visit, Consumer<Q> matched) {
+        int size;
         if (value instanceof Map) {
             Map<?, ?> map = (Map<?, ?>) value;
-            inMap(path, map, visit);
+            inMap(path, map, visit, matched);
             for (Object inner : map.values()) { // a map of maps is searched one level down (SPEC §6.2)
                 if (inner instanceof Map) {
-                    inMap(path, (Map<?, ?>) inner, visit);
+                    inMap(path, (Map<?, ?>) inner, visit, matched);
                 }
             }
-            ClauseIndex.visitAll(path.bySize.get(map.size()), visit);
+            size = map.size();
         } else if (value instanceof List) {
             List<?> list = (List<?>) value;
             for (Object element : list) {
                 if (element instanceof Map) {
-                    inMap(path, (Map<?, ?>) element, visit);
+                    inMap(path, (Map<?, ?>) element, visit, matched);
                 } else {
                     byValue(path, element, visit);
                 }
             }
-            ClauseIndex.visitAll(path.bySize.get(list.size()), visit);
+            size = list.size();
         } else if (value instanceof String) {
-            ClauseIndex.visitAll(path.bySize.get(((String) value).length()), visit);
+            size = ((String) value).length();
+        } else {
+            return;
         }
+        visitSize(path, size, visit, matched);
     }
 
-    private void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit) {
-        if (!path.byKey.isEmpty()) {
+    private static <Q> void visitSize(PathContains<Q> path, int size, Consumer<Q> visit, Consumer<Q> matched) {
+        ClauseIndex.visitAll(path.bySize.get(size), visit);
+        ClauseIndex.visitAll(path.bySizeDecided.get(size), matched);
+    }
+
+    private void inMap(PathContains<Q> path, Map<?, ?> map, Consumer<Q> visit, Consumer<Q> matched) {
+        if (path.hasKeys()) {
             for (Object key : map.keySet()) {
                 ClauseIndex.visitAll(path.byKey.get(probe.set((String) key)), visit);
+                ClauseIndex.visitAll(path.byKeyDecided.get(probe), matched);
             }
         }
         for (Object v : map.values()) {
@@ -237,6 +266,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
      * The candidates of one path read from the record's bytes, as {@link #candidates} finds them from the decoded
      * value (an ASCII container without escapes: keys and strings are their bytes); false when the caller must decode.
      * Duplicate keys are walked too: an overridden value can only add a candidate, and sizes count distinct keys.
+     * A key found in a map of a map is not a decision: a duplicate key may have overridden that inner map.
      */
     private final class InBytes implements RawBytes.Members, RawBytes.Elements {
         private static final int PAIRWISE = 32;
@@ -244,10 +274,13 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private byte[] data;
         private PathContains<Q> path;
         private Consumer<Q> visit;
+        private Consumer<Q> matched;
         private boolean inner;
+        /** Inside the inner map of a map's member (not of a list's element). */
+        private boolean innerOfMap;
         private int members;
 
-        boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit) {
+        boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit, Consumer<Q> matched) {
             if (span == LazyRecord.UNSURE) {
                 return false;
             }
@@ -259,11 +292,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             int end = (int) span;
             byte first = data[start];
             if (first == '"') {
-                if (!path.bySize.isEmpty()) {
+                if (path.hasSizes()) {
                     if (!record.plainAscii() && !RawBytes.plainAscii(data, start + 1, end - 1)) {
                         return false;
                     }
-                    ClauseIndex.visitAll(path.bySize.get(end - start - 2), visit);
+                    visitSize(path, end - start - 2, visit, matched);
                 }
                 return true;
             }
@@ -276,22 +309,25 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             this.data = data;
             this.path = path;
             this.visit = visit;
+            this.matched = matched;
             this.inner = false;
+            this.innerOfMap = false;
             this.members = 0;
             int size;
             if (first == '{') {
                 RawBytes.members(data, start, this);
-                size = path.bySize.isEmpty() ? 0 : members <= PAIRWISE ? distinct() : -1;
+                size = !path.hasSizes() ? 0 : members <= PAIRWISE ? distinct() : -1;
             } else {
                 size = RawBytes.elements(data, start, this);
             }
             this.data = null;
             this.visit = null;
-            if (!path.bySize.isEmpty()) {
+            this.matched = null;
+            if (path.hasSizes()) {
                 if (size < 0) {
-                    return false; // a large map: its decode counts its distinct keys (candidates so far are harmless)
+                    return false; // a large map: its decode counts its distinct keys (what was handed out holds)
                 }
-                ClauseIndex.visitAll(path.bySize.get(size), visit);
+                visitSize(path, size, visit, matched);
             }
             return true;
         }
@@ -306,12 +342,17 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 members++;
             }
             if (!path.byKey.isEmpty()) {
-                visitText(path.byKey, keyStart, keyEnd);
+                visitText(path.byKey, keyStart, keyEnd, visit);
+            }
+            if (!path.byKeyDecided.isEmpty()) {
+                visitText(path.byKeyDecided, keyStart, keyEnd, innerOfMap ? visit : matched);
             }
             if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
                 inner = true;
+                innerOfMap = true;
                 RawBytes.members(data, valueStart, this);
                 inner = false;
+                innerOfMap = false;
             } else {
                 value(valueStart, valueEnd);
             }
@@ -332,7 +373,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             byte first = data[start];
             if (first == '"') {
                 if (!path.byText.isEmpty()) {
-                    visitText(path.byText, start + 1, end - 1);
+                    visitText(path.byText, start + 1, end - 1, visit);
                 }
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {
@@ -344,8 +385,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
 
         /** The queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}. */
-        private void visitText(TextMap<Q> map, int from, int to) {
-            ClauseIndex.visitAll(map.get(data, from, to, TextKey.hash(data, from, to), probe), visit);
+        private void visitText(TextMap<Q> map, int from, int to, Consumer<Q> out) {
+            ClauseIndex.visitAll(map.get(data, from, to, TextKey.hash(data, from, to), probe), out);
         }
 
         /** The number of distinct keys among the first members (at most {@link #PAIRWISE}). */

@@ -32,7 +32,7 @@ class SecondaryIndexPropertyTest {
     private static final String[] FIELDS = {"s", "n", "m", "m.k", "l", "l.0.a", "missing"};
     private static final String[] LITERALS = {"1", "2", "x", "X", "k", "a", "abc", "error", "ERROR", "true", "0", "3",
                                               "v", ""};
-    private static final String[] SIZES = {"0", "1", "2", "3", "5"};
+    private static final String[] SIZES = {"0", "1", "2", "3", "5", "2.0"};
     private static final String[] PATTERNS = {".*error.*", "(?i).*ERROR.*", "ab.*", "abc", "(x|abc)", "[ax]bc", ".*",
                                               "[0-9]+", "1", "(?i)X", "e.*r", ".*(err|ab)[a-z]*", "a\\.b.*", "^t.*e$",
                                               "K", "(?i)k.*", "\\d", ".*rr.*", "(?i)AB.*", ".*bc$", "^abc$", "an ERROR here",
@@ -43,7 +43,10 @@ class SecondaryIndexPropertyTest {
                                             "\"an ERROR here\"", "\"a.bc\"", "\"\\u212A\"", "\"k\"", "true", "false",
                                             "null", "\"\"", "[1,\"x\"]", "{\"k\":\"v\",\"a\":1}", "[{\"a\":\"x\"},{\"k\":2}]",
                                             "\"line\\nerror\"", "3", "2.5", "\"Abc\"", "\"xabcx\"", "\"ab\"", "\"AB\\\"c\"",
-                                            "\"\u00e9rror\""};
+                                            "\"\u00e9rror\"",
+                                            // a duplicate key overrides an inner map (and a value): what the filter reads
+                                            "{\"a\":{\"k\":1},\"a\":{\"j\":2}}", "{\"k\":\"x\",\"k\":{\"v\":1}}",
+                                            "[{\"k\":1,\"k\":2},{\"a\":{\"k\":1}}]"};
 
     private static String values(Random r, String[] pool) {
         StringBuilder v = new StringBuilder("\"" + pool[r.nextInt(pool.length)].replace("\\", "\\\\") + "\"");
