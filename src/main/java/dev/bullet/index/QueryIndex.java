@@ -21,7 +21,9 @@ import java.util.Map;
  * keyed by the literal's possible typed readings (text, number, boolean), so a record meets only the queries whose
  * literal equals its value; all other queries are on a scan list and meet every record. Candidates are still
  * tested with their full filter by the caller, so the index may only widen the set, never narrow it: results are
- * identical with and without it. Not thread-safe.
+ * identical with and without it. The exception is a query the index knows matches (a string equal to the text of
+ * an equality that is its whole filter, and what the secondary indexes decide): it is handed out as matched, untested.
+ * Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
  */
@@ -32,6 +34,12 @@ public final class QueryIndex<Q> {
         /** The path's id in {@link PathSpans}. */
         int span;
         final TextMap<Q> byText = new TextMap<>();
+        /**
+         * As {@link #byText}, for queries whose whole filter (or top-level OR branch) is the equality: a string value
+         * equal to the literal's text is a match, no test needed (numbers and booleans are still tested: a long past
+         * 2^53 and its double, or {@code -0.0} and {@code 0}, compare by their own rules).
+         */
+        final TextMap<Q> byTextDecided = new TextMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
@@ -47,7 +55,8 @@ public final class QueryIndex<Q> {
     }
 
     /** Where a query was put, to take it out again. */
-    private record Placement(FieldPath path, List<Object> keys, RangeList<?> range, boolean whenMissing) {
+    private record Placement(FieldPath path, List<Object> keys, RangeList<?> range, boolean whenMissing,
+                             boolean decided) {
     }
 
     /**
@@ -201,7 +210,7 @@ public final class QueryIndex<Q> {
             index.whenMissing.add(query);
         }
         index.size++;
-        return new Placement(range.path(), List.of(), list, range.whenMissing());
+        return new Placement(range.path(), List.of(), list, range.whenMissing(), false);
     }
 
     /**
@@ -271,8 +280,9 @@ public final class QueryIndex<Q> {
         }
         List<Clause.Relational> equalities = equalities(clause);
         if (equalities != null) {
+            boolean decides = mayDecide && equalities.size() == 1 && equalities.get(0) == clause;
             for (Clause.Relational equality : equalities) {
-                placements.add(placeEquality(query, equality));
+                placements.add(placeEquality(query, equality, decides));
             }
             return true;
         }
@@ -292,13 +302,13 @@ public final class QueryIndex<Q> {
         return false;
     }
 
-    private Placement placeEquality(Q query, Clause.Relational equality) {
+    private Placement placeEquality(Q query, Clause.Relational equality, boolean decides) {
         PathIndex<Q> index = pathIndex(equality.field());
         List<Object> keys = new ArrayList<>();
         for (FilterValue v : equality.values()) {
             String text = v.value();
             TextKey key = TextKey.of(text);
-            if (index.byText.add(key, query)) {
+            if ((decides ? index.byTextDecided : index.byText).add(key, query)) {
                 keys.add(key);
             }
             Object n = Values.asNumber(text);
@@ -316,7 +326,7 @@ public final class QueryIndex<Q> {
             }
         }
         index.size++;
-        return new Placement(equality.field(), keys, null, false);
+        return new Placement(equality.field(), keys, null, false, decides);
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
@@ -370,7 +380,7 @@ public final class QueryIndex<Q> {
                 continue;
             }
             if (key instanceof TextKey) {
-                index.byText.remove((TextKey) key, query);
+                (placement.decided() ? index.byTextDecided : index.byText).remove((TextKey) key, query);
                 continue;
             }
             List<Q> list = index.byBoolean.get(key);
@@ -447,14 +457,15 @@ public final class QueryIndex<Q> {
             }
         }
         java.util.function.Consumer<Q> visit = out.visit;
+        java.util.function.Consumer<Q> matched = out.matched;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
             long[] column = spans.column(index.span);
             for (int r = 0; r < count; r++) {
                 out.record = r;
                 LazyRecord lazy = spans.lazy(r);
-                if (lazy == null || !visitSpan(index, lazy, column[r], visit)) {
-                    visitValue(index, spans.record(r).get(index.path), visit);
+                if (lazy == null || !visitSpan(index, lazy, column[r], visit, matched)) {
+                    visitValue(index, spans.record(r).get(index.path), visit, matched);
                 }
             }
         }
@@ -473,7 +484,8 @@ public final class QueryIndex<Q> {
     }
 
     /** The candidates of one path from the record's decoded value there (null: missing). */
-    private void visitValue(PathIndex<Q> index, Object value, java.util.function.Consumer<Q> visit) {
+    private void visitValue(PathIndex<Q> index, Object value, java.util.function.Consumer<Q> visit,
+                            java.util.function.Consumer<Q> matched) {
         if (value == null) {
             ClauseIndex.visitAll(index.whenMissing, visit);
             return;
@@ -481,6 +493,7 @@ public final class QueryIndex<Q> {
         List<Q> hits = null;
         if (value instanceof String) {
             hits = index.byText.get(probe.set((String) value));
+            ClauseIndex.visitAll(index.byTextDecided.get(probe), matched);
         } else if (value instanceof Number) {
             hits = index.byNumber.get(((Number) value).doubleValue());
         } else if (value instanceof Boolean) {
@@ -505,7 +518,8 @@ public final class QueryIndex<Q> {
      * decoded value: a string is looked up by its bytes, a number parsed in place. False when the bytes cannot tell
      * (the caller decodes the value then).
      */
-    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, java.util.function.Consumer<Q> visit) {
+    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, java.util.function.Consumer<Q> visit,
+                              java.util.function.Consumer<Q> matched) {
         if (span == LazyRecord.UNSURE) {
             return false;
         }
@@ -519,7 +533,7 @@ public final class QueryIndex<Q> {
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {
-            if (!index.byText.isEmpty()) {
+            if (!index.byText.isEmpty() || !index.byTextDecided.isEmpty()) {
                 int from = start + 1;
                 int to = end - 1;
                 if (!record.plainAscii()) { // are the bytes the text? (no escape, well-formed UTF-8)
@@ -535,7 +549,13 @@ public final class QueryIndex<Q> {
                         return false;
                     }
                 }
-                ClauseIndex.visitAll(index.byText.get(data, from, to, TextKey.hash(data, from, to), probe), visit);
+                int hash = TextKey.hash(data, from, to);
+                if (!index.byText.isEmpty()) {
+                    ClauseIndex.visitAll(index.byText.get(data, from, to, hash, probe), visit);
+                }
+                if (!index.byTextDecided.isEmpty()) {
+                    ClauseIndex.visitAll(index.byTextDecided.get(data, from, to, hash, probe), matched);
+                }
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
             double d = RawBytes.toDouble(data, start, end);
