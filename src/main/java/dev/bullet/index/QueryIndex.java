@@ -202,6 +202,26 @@ public final class QueryIndex<Q> {
         entries.put(query, List.of());
     }
 
+    /**
+     * Adds a query under one conjunct of its top-level AND only (the {@code conjunct}-th), undecided: a record meets the
+     * query when it may match that conjunct, and the whole filter is tested. For a caller that learned the conjunct
+     * is narrower than the one {@link #add} chooses (which knows no value's frequency). False, with nothing added, when
+     * the filter is no such AND or that conjunct has no place.
+     */
+    public boolean addUnder(Q query, Clause filter, int conjunct) {
+        if (entries.containsKey(query)) {
+            throw new IllegalArgumentException("already in the index: " + query);
+        }
+        return conjunct >= 0 && conjunct < conjuncts(filter)
+               && place(query, ((Clause.Logical) filter).clauses().get(conjunct), false);
+    }
+
+    /** The number of conjuncts of a top-level AND; 0 for any other filter. */
+    public static int conjuncts(Clause filter) {
+        return filter instanceof Clause.Logical && filter.operation() == Operation.AND
+               ? ((Clause.Logical) filter).clauses().size() : 0;
+    }
+
     private Placement placeRange(Q query, RangeSpec range) {
         PathIndex<Q> index = pathIndex(range.path());
         RangeList<Q> list = range.above() ? index.above : index.below;

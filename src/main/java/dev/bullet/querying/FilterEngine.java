@@ -77,6 +77,20 @@ public final class FilterEngine {
     private long currentNow;
     /** Numbers the records of this engine, so a query met twice for one record (via two paths) consumes it once. */
     private long recordStamp;
+    /** Records consumed so far; the adaptive placement's clock. */
+    private long recordsSeen;
+    private long nextAdapt = ADAPT_WINDOW / 4;
+    /** Records per try of a placement ({@link #adapt}); a setting for tests. */
+    private long adaptWindow = ADAPT_WINDOW;
+    /** The placement each filter settled on, so a query submitted again (a restarted RAW query) starts there. */
+    private final Map<Clause, Integer> learned = new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Clause, Integer> eldest) {
+            return size() > LEARNED;
+        }
+    };
 
     public FilterEngine(QuerySettings settings) {
         this(settings, IndexFeature.all());
@@ -124,7 +138,7 @@ public final class FilterEngine {
             return true;
         }
         active.add(querier);
-        index.add(querier, query.filter());
+        place(querier, query.filter());
         return true;
     }
 
@@ -139,7 +153,7 @@ public final class FilterEngine {
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
             shared.put(key, group);
-            index.add(group.evaluator, query.filter());
+            place(group.evaluator, query.filter());
         } else {
             byte[] data = group.evaluator.takePartial();
             if (data != null) {
@@ -252,6 +266,11 @@ public final class FilterEngine {
             filled.clear();
         }
         current = null;
+        recordsSeen += records.size();
+        if (recordsSeen >= nextAdapt) {
+            nextAdapt = recordsSeen + adaptWindow / 4;
+            adapt();
+        }
         for (FilterQuerier querier : touchedRaw) {
             querier.markPendingFlush(false);
             Object data = querier.takePayload();
@@ -262,12 +281,117 @@ public final class FilterEngine {
         touchedRaw.clear();
     }
 
+    /** {@link FilterQuerier#placement}: where {@link QueryIndex#add} puts the filter. */
+    static final int DEFAULT_PLACEMENT = -1;
+    /** Records each placement is tried for (the evaluators' counts are looked at four times a window). */
+    static final long ADAPT_WINDOW = 4096;
+    /** A placement that has its query tested on at most this share of the records is kept as it is. */
+    static final double NARROW = 0.02;
+    /** Filters whose placement is remembered. */
+    static final int LEARNED = 4096;
+
+    /** Puts an evaluator in the index where its filter learned to be, or where the index chooses. */
+    private void place(FilterQuerier querier, Clause filter) {
+        Integer known = learned.get(filter);
+        querier.placedAt = recordsSeen;
+        querier.tested = 0;
+        querier.passed = 0;
+        if (known != null) {
+            querier.settled = true;
+            querier.placement = known;
+            if (known != DEFAULT_PLACEMENT && index.addUnder(querier, filter, known)) {
+                return;
+            }
+            querier.placement = DEFAULT_PLACEMENT;
+        }
+        index.add(querier, filter);
+    }
+
+    /**
+     * Moves broad placements (SPEC §10). The index puts an AND under the first conjunct it can serve (an equality
+     * before a range before a regex), not knowing how often each value comes: {@code kind == "alpha" AND msg RLIKE
+     * ".*timeout.*"} waits under "alpha", a third of the records, and is tested on each. An evaluator tested on more
+     * than {@link #NARROW} of the records of a window, failing most tests, is tried under each of its other
+     * conjuncts in turn for a window each, then placed for good under the one it was tested least under (and its
+     * filter remembered). Every placement hands out a superset of the matches: results never change, only the work.
+     */
+    private void adapt() {
+        for (int i = 0, n = active.size(); i < n; i++) {
+            FilterQuerier querier = active.get(i);
+            if (!querier.settled && !querier.isSatisfied()) {
+                adapt(querier);
+            }
+        }
+        for (Shared group : shared.values()) {
+            if (!group.evaluator.settled) {
+                adapt(group.evaluator);
+            }
+        }
+    }
+
+    private void adapt(FilterQuerier querier) {
+        long window = recordsSeen - querier.placedAt;
+        if (window < adaptWindow) {
+            return;
+        }
+        Clause filter = querier.query().filter();
+        int conjuncts = QueryIndex.conjuncts(filter);
+        double rate = querier.tested / (double) window;
+        if (querier.placement == DEFAULT_PLACEMENT) {
+            if (conjuncts < 2 || rate <= NARROW || querier.passed * 2 >= querier.tested) {
+                querier.settled = true; // narrow already, or its tests mostly pass: no conjunct can do much better
+                return;
+            }
+            querier.bestPlacement = DEFAULT_PLACEMENT;
+            querier.bestRate = rate;
+        } else if (rate < querier.bestRate) {
+            querier.bestPlacement = querier.placement;
+            querier.bestRate = rate;
+        }
+        index.remove(querier);
+        int next = querier.placement + 1;
+        while (next < conjuncts && !index.addUnder(querier, filter, next)) {
+            next++;
+        }
+        querier.placedAt = recordsSeen;
+        querier.tested = 0;
+        querier.passed = 0;
+        if (next < conjuncts) {
+            querier.placement = next;
+            return;
+        }
+        int best = querier.bestPlacement;
+        querier.placement = best != DEFAULT_PLACEMENT && index.addUnder(querier, filter, best) ? best : DEFAULT_PLACEMENT;
+        if (querier.placement == DEFAULT_PLACEMENT) {
+            index.add(querier, filter);
+        }
+        querier.settled = true;
+        learned.put(filter, querier.placement);
+    }
+
+    /** Where the index holds a query's evaluator: an AND conjunct's position, or {@link #DEFAULT_PLACEMENT}. For tests. */
+    int placement(String id) {
+        FilterQuerier querier = queries.get(id);
+        Shared group = memberOf.get(querier);
+        return (group != null ? group.evaluator : querier).placement;
+    }
+
+    /** Sets the records each placement is tried for (default {@link #ADAPT_WINDOW}); tests make it short. */
+    public void adaptWindow(long records) {
+        adaptWindow = records;
+        nextAdapt = recordsSeen + records / 4;
+    }
+
     private void visit(FilterQuerier querier) {
         if (!querier.markVisited(recordStamp)) {
             return;
         }
-        if (!querier.isSatisfied() && querier.consume(current, currentNow)) {
-            matched(querier);
+        if (!querier.isSatisfied()) {
+            querier.tested++;
+            if (querier.consume(current, currentNow)) {
+                querier.passed++;
+                matched(querier);
+            }
         }
     }
 

@@ -49,6 +49,18 @@ public final class FilterQuerier {
     private long rawWindow;
     private boolean pendingFlush;
     private long visitedStamp = -1;
+    // ---- where the index holds this querier, learned by FilterEngine.adapt (the engine's thread only) ----
+    /** Records tested (handed out undecided) and passed since {@link #placedAt}, the engine's record count then. */
+    long tested;
+    long passed;
+    long placedAt;
+    /** The AND conjunct the index holds it under now ({@link FilterEngine#DEFAULT_PLACEMENT}: the index's own choice). */
+    int placement = FilterEngine.DEFAULT_PLACEMENT;
+    /** The placement with the fewest tests per record so far, and that rate. */
+    int bestPlacement = FilterEngine.DEFAULT_PLACEMENT;
+    double bestRate;
+    /** Placed for good: nothing left to try. */
+    boolean settled;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;

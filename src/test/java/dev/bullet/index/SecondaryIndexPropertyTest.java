@@ -191,6 +191,17 @@ class SecondaryIndexPropertyTest {
                                       + queries.get(Integer.parseInt(expected.get(i).id().substring(1))).original());
                 }
             }
+            // every optimisation, and ANDs moved between their conjuncts every 20 records (FilterEngine.adapt)
+            FilterEngine adapting = new FilterEngine(QuerySettings.defaults(), IndexFeature.all());
+            adapting.adaptWindow(20);
+            List<FilterEngine.Partial> moved = run(adapting, queries, records);
+            assertEquals(expected.size(), moved.size(), "partials while placements move");
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i).id(), moved.get(i).id());
+                assertArrayEquals(expected.get(i).data(), moved.get(i).data(), "partial of " + expected.get(i).id()
+                                  + " while placements move: "
+                                  + queries.get(Integer.parseInt(expected.get(i).id().substring(1))).original());
+            }
         }
         assertTrue(partials > 1_000, "too few partials compared: " + partials);
     }

@@ -58,6 +58,86 @@ class FilterEngineTest {
         assertEquals(2, engine.indexed(), "submitted again, it is indexed again");
     }
 
+    private static String rawAnd(String first, String second) {
+        return "{\"filters\": [{\"operation\": \"AND\", \"clauses\": [" + first + ", " + second + "]}],"
+               + " \"aggregation\": {\"type\": \"RAW\", \"size\": 500}, \"duration\": 100000}";
+    }
+
+    private static final String KIND_ALPHA = "{\"field\": \"kind\", \"operation\": \"==\", \"values\": [\"alpha\"]}";
+    private static final String MSG_TIMEOUT = "{\"field\": \"msg\", \"operation\": \"RLIKE\", \"values\": [\".*timeout.*\"]}";
+
+    /** Feeds {@code count} records in batches of 100; returns the n of every row the query {@code id} was sent. */
+    private List<Long> feed(int from, int count, java.util.function.IntFunction<Record> record, String id) {
+        List<Long> rows = new ArrayList<>();
+        for (int start = from; start < from + count; start += 100) {
+            List<Record> batch = new ArrayList<>();
+            for (int i = start; i < start + 100; i++) {
+                batch.add(record.apply(i));
+            }
+            engine.consume(batch, T0 + 10, out);
+            for (FilterEngine.Partial p : out) {
+                if (p.id().equals(id)) {
+                    RawAggregator.decode(p.data()).forEach(r -> rows.add(((Number) r.get("n")).longValue()));
+                }
+            }
+            out.clear();
+        }
+        return rows;
+    }
+
+    @Test
+    void anAndWaitingUnderABroadEqualityMovesUnderItsNarrowerRegexAndResultsStayTheSame() {
+        engine.adaptWindow(300);
+        // every record is kind alpha (the equality the index picks first); one in 40 says timeout
+        java.util.function.IntFunction<Record> record = i -> Records.of("kind", "alpha", "n", (long) i,
+                "msg", i % 40 == 7 ? "a timeout here" : "all fine").build();
+        assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
+        assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
+        List<Long> rows = feed(0, 3000, record, "q");
+        assertEquals(1, engine.placement("q"), "tested on every record under the equality, on 1 in 40 under the regex");
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 3000; i++) {
+            if (i % 40 == 7) {
+                expected.add(i);
+            }
+        }
+        assertEquals(expected, rows, "every placement tried found exactly the matches");
+        // the filter learned where it belongs: the same filter submitted again starts there
+        assertTrue(engine.add("again", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
+        assertEquals(1, engine.placement("again"));
+        assertEquals(List.of(3007L, 3047L, 3087L), feed(3000, 100, record, "again"));
+    }
+
+    @Test
+    void aPlacementNoConjunctImprovesOnStaysWhereTheIndexPutIt() {
+        engine.adaptWindow(300);
+        // alpha on a third of the records, timeout on three in five, both on a fifth: under either, tests mostly fail;
+        // the equality is the narrower (the index's own choice), so the query ends where it began
+        java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 3 == 0 ? "alpha" : "beta",
+                "n", (long) i, "msg", i % 5 < 3 ? "timeout" : "fine").build();
+        String narrowFirst = rawAnd(KIND_ALPHA, MSG_TIMEOUT);
+        assertTrue(engine.add("q", narrowFirst, T0));
+        List<Long> rows = feed(0, 2400, record, "q");
+        assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 2400 && expected.size() < 500; i++) {
+            if (i % 3 == 0 && i % 5 < 3) {
+                expected.add(i);
+            }
+        }
+        assertEquals(expected, rows);
+    }
+
+    @Test
+    void aNarrowPlacementIsKeptWithoutTryingOthers() {
+        engine.adaptWindow(300);
+        java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 100 == 0 ? "alpha" : "beta",
+                "n", (long) i, "msg", "timeout").build();
+        assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
+        assertEquals(List.of(0L, 100L, 200L, 300L, 400L, 500L), feed(0, 600, record, "q"));
+        assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
+    }
+
     @Test
     void invalidQueryNeverEntersTheWorkingSet() {
         assertFalse(engine.add("bad", "{\"filters\": [", T0));
