@@ -111,17 +111,17 @@ class FilterEngineTest {
     @Test
     void aPlacementNoConjunctImprovesOnStaysWhereTheIndexPutIt() {
         engine.adaptWindow(300);
-        // alpha on a third of the records, timeout on three in five, both on a fifth: under either, tests mostly fail;
-        // the equality is the narrower (the index's own choice), so the query ends where it began
+        // alpha on a third of the records, timeout on three in five, both on one in 15: under either, tests mostly
+        // fail; the equality is the narrower (the index's own choice), so after trying both the query ends where it began
         java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 3 == 0 ? "alpha" : "beta",
-                "n", (long) i, "msg", i % 5 < 3 ? "timeout" : "fine").build();
+                "n", (long) i, "msg", (i % 3 == 0 ? i % 15 == 0 : i % 5 < 4) ? "timeout" : "fine").build();
         String narrowFirst = rawAnd(KIND_ALPHA, MSG_TIMEOUT);
         assertTrue(engine.add("q", narrowFirst, T0));
         List<Long> rows = feed(0, 2400, record, "q");
         assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
         List<Long> expected = new ArrayList<>();
         for (long i = 0; i < 2400 && expected.size() < 500; i++) {
-            if (i % 3 == 0 && i % 5 < 3) {
+            if (i % 15 == 0) {
                 expected.add(i);
             }
         }
@@ -131,10 +131,11 @@ class FilterEngineTest {
     @Test
     void aNarrowPlacementIsKeptWithoutTryingOthers() {
         engine.adaptWindow(300);
+        // tested on one record in 100 (most tests fail): narrow enough as it is
         java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 100 == 0 ? "alpha" : "beta",
-                "n", (long) i, "msg", "timeout").build();
+                "n", (long) i, "msg", i % 300 == 0 ? "timeout" : "fine").build();
         assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
-        assertEquals(List.of(0L, 100L, 200L, 300L, 400L, 500L), feed(0, 600, record, "q"));
+        assertEquals(List.of(0L, 300L), feed(0, 600, record, "q"));
         assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
     }
 
