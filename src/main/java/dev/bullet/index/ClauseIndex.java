@@ -67,6 +67,15 @@ interface ClauseIndex<Q> {
         return true;
     }
 
+    /**
+     * Whether the clause is the whole filter: the filter itself, or the one clause of a logical filter around it (an
+     * AND of one, or the NOT a negation index serves). Only then may an index that decides the clause decide the query.
+     */
+    static boolean isWhole(Clause filter, Clause clause) {
+        return filter == clause || filter instanceof Clause.Logical && ((Clause.Logical) filter).clauses().size() == 1
+                                   && ((Clause.Logical) filter).clauses().get(0) == clause;
+    }
+
     /** Visits every query of a list that may be null. */
     static <Q> void visitAll(List<Q> queries, Consumer<Q> visit) {
         if (queries != null) {

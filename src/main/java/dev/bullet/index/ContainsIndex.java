@@ -76,8 +76,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         if (clause == null) {
             return false;
         }
-        boolean entire = filter == clause || filter instanceof Clause.Logical
-                && ((Clause.Logical) filter).clauses().size() == 1 && ((Clause.Logical) filter).clauses().get(0) == clause;
+        boolean entire = ClauseIndex.isWhole(filter, clause);
         boolean decides = entire && mayDecide; // (CONTAINSVALUE never: a value a duplicate key overrode is walked too)
         PathContains<Q> path = pathContains(clause.field());
         Placement<Q> placement = new Placement<>(path, new ArrayList<>(), new ArrayList<>());

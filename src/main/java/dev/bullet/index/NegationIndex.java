@@ -76,8 +76,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             return false;
         }
         PathNegations<Q> path = pathNegations(clause.field());
-        boolean entire = filter == clause || filter instanceof Clause.Logical
-                && ((Clause.Logical) filter).clauses().size() == 1 && ((Clause.Logical) filter).clauses().get(0) == clause;
+        boolean entire = ClauseIndex.isWhole(filter, clause);
         Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire && mayDecide);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {

@@ -300,7 +300,7 @@ public final class QueryIndex<Q> {
         }
         List<Clause.Relational> equalities = equalities(clause);
         if (equalities != null) {
-            boolean decides = mayDecide && equalities.size() == 1 && equalities.get(0) == clause;
+            boolean decides = mayDecide && equalities.size() == 1 && ClauseIndex.isWhole(clause, equalities.get(0));
             for (Clause.Relational equality : equalities) {
                 placements.add(placeEquality(query, equality, decides));
             }

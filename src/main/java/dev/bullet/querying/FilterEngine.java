@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,8 @@ public final class FilterEngine {
     private long nextAdapt = ADAPT_WINDOW / 4;
     /** Records per try of a placement ({@link #adapt}); a setting for tests. */
     private long adaptWindow = ADAPT_WINDOW;
+    /** The evaluators still trying placements ({@link #adapt}); the settled ones are not looked at again. */
+    private final Set<FilterQuerier> unsettled = new LinkedHashSet<>();
     /** The placement each filter settled on, so a query submitted again (a restarted RAW query) starts there. */
     private final Map<Clause, Integer> learned = new LinkedHashMap<>(64, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -172,7 +175,7 @@ public final class FilterEngine {
         group.members.remove(member);
         if (group.members.isEmpty()) {
             shared.remove(group.key);
-            index.remove(group.evaluator);
+            unindex(group.evaluator);
         }
     }
 
@@ -195,7 +198,7 @@ public final class FilterEngine {
             return true;
         }
         active.remove(querier);
-        index.remove(querier);
+        unindex(querier);
         return true;
     }
 
@@ -303,28 +306,35 @@ public final class FilterEngine {
                 return;
             }
             querier.placement = DEFAULT_PLACEMENT;
+        } else {
+            unsettled.add(querier);
         }
         index.add(querier, filter);
+    }
+
+    /** Takes an evaluator that leaves for good out of the index. */
+    private void unindex(FilterQuerier querier) {
+        index.remove(querier);
+        unsettled.remove(querier);
     }
 
     /**
      * Moves broad placements (SPEC §10). The index puts an AND under the first conjunct it can serve (an equality
      * before a range before a regex), not knowing how often each value comes: {@code kind == "alpha" AND msg RLIKE
      * ".*timeout.*"} waits under "alpha", a third of the records, and is tested on each. An evaluator tested on more
-     * than {@link #NARROW} of the records of a window, failing most tests, is tried under each of its other
-     * conjuncts in turn for a window each, then placed for good under the one it was tested least under (and its
-     * filter remembered). Every placement hands out a superset of the matches: results never change, only the work.
+     * than {@link #NARROW} of the records of a window, failing most tests, is tried under each of its
+     * conjuncts in turn for a window each, then placed for good under the one it was tested least under, the index's
+     * own choice included (and its filter remembered). Every placement hands out a superset of the matches: results never change, only the work.
      */
     private void adapt() {
-        for (int i = 0, n = active.size(); i < n; i++) {
-            FilterQuerier querier = active.get(i);
-            if (!querier.settled && !querier.isSatisfied()) {
+        Iterator<FilterQuerier> it = unsettled.iterator();
+        while (it.hasNext()) {
+            FilterQuerier querier = it.next();
+            if (!querier.isSatisfied()) { // a RAW query that found its records has left the index (filled)
                 adapt(querier);
             }
-        }
-        for (Shared group : shared.values()) {
-            if (!group.evaluator.settled) {
-                adapt(group.evaluator);
+            if (querier.settled || querier.isSatisfied()) {
+                it.remove();
             }
         }
     }
@@ -340,6 +350,7 @@ public final class FilterEngine {
         if (querier.placement == DEFAULT_PLACEMENT) {
             if (conjuncts < 2 || rate <= NARROW || querier.passed * 2 >= querier.tested) {
                 querier.settled = true; // narrow already, or its tests mostly pass: no conjunct can do much better
+                learned.put(filter, DEFAULT_PLACEMENT);
                 return;
             }
             querier.bestPlacement = DEFAULT_PLACEMENT;
@@ -374,6 +385,11 @@ public final class FilterEngine {
         FilterQuerier querier = queries.get(id);
         Shared group = memberOf.get(querier);
         return (group != null ? group.evaluator : querier).placement;
+    }
+
+    /** How many evaluators are still trying placements. For tests. */
+    int adapting() {
+        return unsettled.size();
     }
 
     /** Sets the records each placement is tried for (default {@link #ADAPT_WINDOW}); tests make it short. */
@@ -439,7 +455,7 @@ public final class FilterEngine {
             }
             if (group.members.isEmpty()) {
                 groups.remove();
-                index.remove(group.evaluator);
+                unindex(group.evaluator);
             }
         }
         Iterator<FilterQuerier> it = active.iterator();
@@ -454,7 +470,7 @@ public final class FilterEngine {
                 it.remove();
                 queries.remove(querier.id());
                 running.remove(querier.id());
-                index.remove(querier);
+                unindex(querier);
             }
         }
     }

@@ -129,6 +129,21 @@ class FilterEngineTest {
     }
 
     @Test
+    void evaluatorsLeaveTheTrialsWhenSettledOrRemoved() {
+        engine.adaptWindow(300);
+        assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
+        assertTrue(engine.add("gone", rawAnd(KIND_ALPHA, MSG_TIMEOUT.replace("timeout", "error")), T0));
+        assertTrue(engine.add("count", COUNT, T0));
+        assertEquals(3, engine.adapting());
+        assertTrue(engine.remove("gone"));
+        assertEquals(2, engine.adapting(), "a removed query is forgotten at once, records or not");
+        feed(0, 400, i -> Records.of("kind", "beta", "n", (long) i, "msg", "fine").build(), "q");
+        assertEquals(0, engine.adapting(), "tested on no record: both settled where they are");
+        assertTrue(engine.add("again", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
+        assertEquals(0, engine.adapting(), "a filter that settled starts settled");
+    }
+
+    @Test
     void aNarrowPlacementIsKeptWithoutTryingOthers() {
         engine.adaptWindow(300);
         // tested on one record in 100 (most tests fail): narrow enough as it is
