@@ -46,7 +46,7 @@ public final class FilterEngine {
     private static final class Shared {
         final SharedKey key;
         final FilterQuerier evaluator;
-        final List<FilterQuerier> members = new ArrayList<>();
+        final Set<FilterQuerier> members = new LinkedHashSet<>();
 
         Shared(SharedKey key, FilterQuerier evaluator) {
             this.key = key;
@@ -58,7 +58,11 @@ public final class FilterEngine {
     private final QueryParser parser;
     private final Map<String, FilterQuerier> queries = new HashMap<>();
     private final Map<String, RunningQuery> running = new HashMap<>();
-    private final List<FilterQuerier> active = new ArrayList<>();
+    /**
+     * The RAW queries, each its own evaluator, in the order they came (a set: thousands run at once and restart as
+     * they fill, and each removal from a list was a walk over it).
+     */
+    private final Set<FilterQuerier> active = new LinkedHashSet<>();
     private final QueryIndex<FilterQuerier> index;
     private final boolean sharing;
     private final Map<SharedKey, Shared> shared = new LinkedHashMap<>();
