@@ -16,6 +16,7 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.apache.storm.utils.TupleUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,8 @@ public class FilterBolt extends BaseRichBolt {
     private transient LatencyHistogram latency;
     private transient int taskId;
     private transient ReplayWait replays;
+    /** The number of Join tasks. */
+    private transient int joinTasks;
 
     public FilterBolt(QuerySettings settings, Clock clock) {
         this.settings = settings;
@@ -67,6 +70,7 @@ public class FilterBolt extends BaseRichBolt {
         this.unreported = new ArrayList<>();
         this.unreportedKeys = new ArrayList<>();
         this.taskId = context.getThisTaskId();
+        this.joinTasks = Math.max(1, context.getComponentTasks(Components.JOIN_BOLT).size());
         this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
@@ -187,11 +191,39 @@ public class FilterBolt extends BaseRichBolt {
         unreportedKeys.clear();
     }
 
+    /**
+     * Sends the partials in {@code out}: one tuple per Join task they go to, not one per partial. A tick of a
+     * thousand dashboards was a thousand tuples, each anchored to every batch it covers (a message to the acker per
+     * batch, per partial) and each a wake-up of the Join; now it is one. Partials of one query keep their order.
+     */
     private void emit(List<Tuple> anchors, long[] keys, boolean retry) {
-        for (FilterEngine.Partial p : out) {
-            collector.emit(Streams.PARTIAL, anchors, new Values(p.id(), p.payload(), p.last(), keys, retry));
+        if (out.isEmpty()) {
+            return;
+        }
+        if (joinTasks == 1) {
+            List<Object> flat = new ArrayList<>(out.size() * 3);
+            for (FilterEngine.Partial p : out) {
+                add(flat, p);
+            }
+            collector.emit(Streams.PARTIAL, anchors, new Values(out.get(0).id(), flat, keys, retry));
+        } else {
+            Map<Integer, List<Object>> byTask = new java.util.TreeMap<>();
+            for (FilterEngine.Partial p : out) {
+                // the index fields grouping on the id picks, by Storm's own rule: each list goes where its ids would
+                int task = TupleUtils.chooseTaskIndex(List.of(p.id()), joinTasks);
+                add(byTask.computeIfAbsent(task, t -> new ArrayList<>()), p);
+            }
+            for (List<Object> flat : byTask.values()) {
+                collector.emit(Streams.PARTIAL, anchors, new Values(flat.get(0), flat, keys, retry));
+            }
         }
         out.clear();
+    }
+
+    private static void add(List<Object> flat, FilterEngine.Partial p) {
+        flat.add(p.id());
+        flat.add(p.payload());
+        flat.add(p.last());
     }
 
     private void restoreTo(int joinTask) {
@@ -202,7 +234,7 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIAL, Fields.LAST,
+        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIALS,
                                                                                   Fields.BATCH_KEYS, Fields.RETRY));
         declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
         declarer.declareStream(Streams.RESTORE, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,

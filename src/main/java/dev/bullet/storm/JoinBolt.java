@@ -152,10 +152,7 @@ public class JoinBolt extends BaseRichBolt {
                 }
                 break;
             case Streams.PARTIAL:
-                engine.combine(tuple.getStringByField(Fields.ID), tuple.getValueByField(Fields.PARTIAL),
-                               tuple.getBooleanByField(Fields.LAST), tuple.getSourceTask(),
-                               (long[]) tuple.getValueByField(Fields.BATCH_KEYS), tuple.getBooleanByField(Fields.RETRY),
-                               clock.now(), out);
+                combine(tuple);
                 break;
             case Streams.TICK:
                 engine.tick(clock.now(), out);
@@ -174,6 +171,23 @@ public class JoinBolt extends BaseRichBolt {
         out.clear();
         countQueries();
         collector.ack(tuple);
+    }
+
+    /** The partials of one Filter tuple, in order; one that cannot be merged is logged and skipped, not the rest. */
+    @SuppressWarnings("unchecked")
+    private void combine(Tuple tuple) {
+        List<Object> flat = (List<Object>) tuple.getValueByField(Fields.PARTIALS);
+        long[] keys = (long[]) tuple.getValueByField(Fields.BATCH_KEYS);
+        boolean retry = tuple.getBooleanByField(Fields.RETRY);
+        long now = clock.now();
+        for (int i = 0; i + 2 < flat.size(); i += 3) {
+            String id = (String) flat.get(i);
+            try {
+                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), tuple.getSourceTask(), keys, retry, now, out);
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, tuple.getSourceTask(), e);
+            }
+        }
     }
 
     /**

@@ -32,7 +32,7 @@ public final class TopologyNames {
         public static final String QUERY = "query";
         /** Query spout → Join (by id): KILL signals. Join → Filter and decode (all): COMPLETE signals. */
         public static final String SIGNAL = "signal";
-        /** Filter → Join (by id): partial results. */
+        /** Filter → Join (by id): partial results, those of one emit for one Join task in one tuple. */
         public static final String PARTIAL = "partial";
         /** Join → Result bolt: results to publish. */
         public static final String RESULT = "result";
@@ -73,6 +73,13 @@ public final class TopologyNames {
         public static final String PARTIAL = "partial";
         /** {@code boolean}: the Filter task's last partial for the query. */
         public static final String LAST = "last";
+        /**
+         * {@code List<Object>}: the partials of one Filter emit bound for one Join task, flat, three items each: the
+         * query id ({@code String}), the partial ({@link #PARTIAL}) and whether it is the task's last ({@link #LAST},
+         * {@code Boolean}). The tuple's {@link #ID} is the first one's: every id of the list goes to the same Join
+         * task under fields grouping on the id, so the tuple goes where each of its partials would.
+         */
+        public static final String PARTIALS = "partials";
         /** {@code String}: a result's JSON. */
         public static final String RESULT = "result";
         /** {@code boolean}: the query's final result. */

@@ -59,10 +59,76 @@ class FilterBoltTest {
         assertEquals(1, partials.size());
         Emission p = partials.get(0);
         assertEquals("q", p.value(0));
-        RawPartial rows = p.value(1); // a RAW partial travels as its rows
+        List<Object> flat = p.value(1); // (id, partial, last) per partial of the emit
+        assertEquals(3, flat.size());
+        assertEquals("q", flat.get(0));
+        RawPartial rows = (RawPartial) flat.get(1); // a RAW partial travels as its rows
         assertEquals(List.of(Records.of("id", "a").asMap()), RawAggregator.decode(rows.bytes()));
-        assertFalse(p.<Boolean>value(2));
+        assertEquals(Boolean.FALSE, flat.get(2));
         assertEquals(partials, out.emissions(), "nothing but partials");
+    }
+
+    @Test
+    void theTicksPartialsForOneJoinTaskTravelInOneTuple() {
+        for (String id : List.of("q1", "q2", "q3")) {
+            bolt.execute(Tuples.query(id, COUNT, now(), 0)); // shared: one evaluator, a partial each
+        }
+        bolt.execute(Tuples.query("raw", RAW_ID_A, now(), 0));
+        Tuple records = Tuples.records(1L, Records.of("id", "a").build());
+        bolt.execute(records);
+        bolt.execute(Tuples.tick(now()));
+
+        List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(2, partials.size(), "the batch's RAW partial at once, then one tuple for the tick's partials");
+        assertEquals(List.of("raw"), ids(partials.get(0)));
+        assertEquals(List.of("q1", "q2", "q3"), ids(partials.get(1)), "in order, each once");
+        assertEquals("q1", partials.get(1).value(0), "routed by its first id");
+        assertEquals(List.of(records), partials.get(1).anchors(), "anchored once to the batch it covers, not per partial");
+    }
+
+    @Test
+    void withSeveralJoinTasksEachTupleHoldsThePartialsFieldsGroupingSendsToOneTask() {
+        RecordingOutputCollector split = new RecordingOutputCollector();
+        FilterBolt filter = new FilterBolt(QuerySettings.defaults(), clock);
+        Bolts.prepareWithJoinTasks(filter, split, Map.of(), 3);
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add("query-" + i);
+            filter.execute(Tuples.query("query-" + i, COUNT, now(), 0));
+        }
+        filter.execute(Tuples.records(1L, Records.of("id", "a").build()));
+        filter.execute(Tuples.tick(now()));
+
+        // Storm's own fields grouping on the id, over three Join tasks
+        org.apache.storm.tuple.Fields fields = new org.apache.storm.tuple.Fields(
+            TopologyNames.Fields.ID, TopologyNames.Fields.PARTIALS, TopologyNames.Fields.BATCH_KEYS, TopologyNames.Fields.RETRY);
+        org.apache.storm.daemon.GrouperFactory.FieldsGrouper grouper = new org.apache.storm.daemon.GrouperFactory.FieldsGrouper(
+            fields, org.apache.storm.generated.Grouping.fields(List.of(TopologyNames.Fields.ID)));
+        grouper.prepare(null, null, List.of(7, 8, 9));
+        List<Emission> partials = split.emitted(Streams.PARTIAL);
+        assertTrue(partials.size() > 1 && partials.size() <= 3, "one tuple per Join task that gets partials: " + partials.size());
+        List<String> seen = new java.util.ArrayList<>();
+        for (Emission e : partials) {
+            List<Integer> task = grouper.chooseTasks(0, e.values());
+            for (String id : ids(e)) {
+                assertEquals(task, grouper.chooseTasks(0, List.of(id, List.of(), new long[0], false)),
+                             id + " travels to the task fields grouping gives it");
+                seen.add(id);
+            }
+        }
+        java.util.Collections.sort(seen);
+        java.util.Collections.sort(ids);
+        assertEquals(ids, seen, "every query's partial, once");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> ids(Emission partials) {
+        List<Object> flat = partials.value(1);
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < flat.size(); i += 3) {
+            ids.add((String) flat.get(i));
+        }
+        return ids;
     }
 
     @Test
@@ -76,8 +142,9 @@ class FilterBoltTest {
         bolt.execute(Tuples.tick(now()));
         List<Emission> partials = out.emitted(Streams.PARTIAL);
         assertEquals(1, partials.size());
-        assertNotNull(partials.get(0).value(1));
-        assertFalse(partials.get(0).<Boolean>value(2));
+        List<Object> flat = partials.get(0).value(1);
+        assertNotNull(flat.get(1));
+        assertEquals(Boolean.FALSE, flat.get(2));
         assertEquals(List.of(records), partials.get(0).anchors(), "the partial carries the batch's tree to the Join");
         assertTrue(out.acked().contains(records));
     }
@@ -93,10 +160,10 @@ class FilterBoltTest {
 
         List<Emission> partials = out.emitted(Streams.PARTIAL);
         assertEquals(2, partials.size(), "what was pending, then the retried batch alone");
-        assertEquals(List.of(2L), java.util.Arrays.stream(partials.get(0).<long[]>value(3)).boxed().toList());
-        assertFalse(partials.get(0).<Boolean>value(4));
-        assertEquals(List.of(99L), java.util.Arrays.stream(partials.get(1).<long[]>value(3)).boxed().toList());
-        assertTrue(partials.get(1).<Boolean>value(4));
+        assertEquals(List.of(2L), java.util.Arrays.stream(partials.get(0).<long[]>value(2)).boxed().toList());
+        assertFalse(partials.get(0).<Boolean>value(3));
+        assertEquals(List.of(99L), java.util.Arrays.stream(partials.get(1).<long[]>value(2)).boxed().toList());
+        assertTrue(partials.get(1).<Boolean>value(3));
         assertEquals(List.of(retried), partials.get(1).anchors());
         assertTrue(out.acked().containsAll(List.of(first, retried)));
     }

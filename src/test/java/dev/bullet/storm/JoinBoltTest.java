@@ -55,6 +55,29 @@ class JoinBoltTest {
     }
 
     @Test
+    void partialsOfSeveralQueriesInOneTupleAreEachMergedAndABrokenOneSkipsOnlyItself() {
+        JoinBolt bolt = prepared(1);
+        bolt.execute(Tuples.query("a", RAW_2, clock.now(), 0));
+        bolt.execute(Tuples.query("b", RAW_2, clock.now(), 0));
+        bolt.execute(Tuples.query("c", RAW_2, clock.now(), 0));
+        Tuple tuple = Tuples.partials(new long[0], false,
+                                      "a", rawPartial(Records.of("id", "a").build(), Records.of("id", "a2").build()), false,
+                                      "b", new byte[] {'[', 1, 2}, false, // not a partial this Join can read
+                                      "c", rawPartial(Records.of("id", "c").build(), Records.of("id", "c2").build()), false);
+        bolt.execute(tuple);
+
+        Map<String, Object> results = new java.util.HashMap<>();
+        for (Emission e : out.emitted(Streams.RESULT)) {
+            results.put(e.value(0), json(e).get("records"));
+        }
+        assertEquals(List.of(Records.of("id", "a").asMap(), Records.of("id", "a2").asMap()), results.get("a"));
+        assertEquals(List.of(Records.of("id", "c").asMap(), Records.of("id", "c2").asMap()), results.get("c"),
+                     "the partial after the broken one is merged");
+        assertFalse(results.containsKey("b"));
+        assertEquals(1, out.acked().stream().filter(t -> t == tuple).count(), "the tuple is acked once");
+    }
+
+    @Test
     void rawQueryWithPartialsGivesAFinalResultAndACompleteSignal() {
         JoinBolt bolt = prepared(2);
         bolt.execute(Tuples.query("q", RAW_2, clock.now(), 5));

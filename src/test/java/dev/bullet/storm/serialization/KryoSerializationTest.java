@@ -113,7 +113,7 @@ class KryoSerializationTest {
         Emission partial = filterOut.emitted(Streams.PARTIAL).stream().filter(e -> "g".equals(e.value(0))).findFirst().orElseThrow();
         RecordingOutputCollector joinOut = run(new JoinBolt(settings, 0, Clock.SYSTEM), Tuples.query("g", COUNT, now - 60_000, 1),
                                                Tuples.query("bad", INVALID, now, 1),
-                                               Tuples.partial("g", partial.value(1), true), Tuples.tick(now + 100_000));
+                                               Tuples.partial("g", (byte[]) partial.<List<Object>>value(1).get(1), true), Tuples.tick(now + 100_000));
         for (Emission e : joinOut.emissions()) {
             byStream.put(Components.JOIN_BOLT + "/" + e.stream() + "/" + e.value(0), e.values());
         }

@@ -95,7 +95,13 @@ public final class Bolts {
     /** Same, with {@code filterTasks} Filter bolt tasks (what the Join bolt counts its partitions by). */
     public static Prepared prepare(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf,
                                    int filterTasks) {
-        return prepare(bolt, collector, conf, filterTasks, true);
+        return prepare(bolt, collector, conf, filterTasks, 1, true);
+    }
+
+    /** Same, with {@code joinTasks} Join bolt tasks (what the Filter bolt splits its partials by). */
+    public static Prepared prepareWithJoinTasks(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf,
+                                                int joinTasks) {
+        return prepare(bolt, collector, conf, 1, joinTasks, true);
     }
 
     /**
@@ -103,16 +109,17 @@ public final class Bolts {
      * tasks' replays are still ahead).
      */
     public static Prepared prepareRestarted(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf) {
-        return prepare(bolt, collector, conf, 1, false);
+        return prepare(bolt, collector, conf, 1, 1, false);
     }
 
     private static Prepared prepare(IBolt bolt, RecordingOutputCollector collector, Map<String, Object> conf,
-                                    int filterTasks, boolean started) {
+                                    int filterTasks, int joinTasks, boolean started) {
         Map<Integer, String> taskToComponent = new HashMap<>();
         Map<String, List<Integer>> componentToTasks = new HashMap<>();
         int next = 1000;
         for (String component : Tuples.componentToStreamToFields().keySet()) {
-            int count = component.equals(Components.FILTER_BOLT) ? filterTasks : 1;
+            int count = component.equals(Components.FILTER_BOLT) ? filterTasks
+                : component.equals(Components.JOIN_BOLT) ? joinTasks : 1;
             List<Integer> tasks = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 tasks.add(next);
@@ -132,7 +139,7 @@ public final class Bolts {
         if (bolt instanceof FilterBolt || bolt instanceof DecodeBolt) {
             // a started task says hello and waits for the Join tasks' replays of running queries: none are running
             for (int i = 0; i < componentToTasks.get(Components.JOIN_BOLT).size(); i++) {
-                bolt.execute(Tuples.replayEnd());
+                bolt.execute(Tuples.replayEndFrom(i));
             }
             collector.reset();
         } else if (bolt instanceof JoinBolt) {

@@ -37,6 +37,8 @@ import java.util.Map;
 public final class Tuples {
     /** Filter tasks that tuples can come from ({@link #partialFrom}). */
     public static final int FILTER_TASKS = 4;
+    /** Join tasks that tuples can come from ({@link #replayEndFrom}). */
+    public static final int JOIN_TASKS = 4;
     private static final Map<String, Map<String, Fields>> FIELDS = declaredFields();
     private static final GeneralTopologyContext CONTEXT = context();
 
@@ -99,19 +101,38 @@ public final class Tuples {
 
     /** A partial from a Filter task. */
     public static Tuple partial(String id, byte[] data, boolean last) {
-        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, last, new long[0], false);
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, partials(id, data, last), new long[0], false);
     }
 
     /** A partial covering the batches {@code keys}; {@code retry}: one batch sent again after a failure. */
     public static Tuple partial(String id, byte[] data, long[] keys, boolean retry) {
-        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, data, false, keys, retry);
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, id, partials(id, data, false), keys, retry);
     }
 
     /** A partial from Filter task number {@code filterTask} (0 to {@value #FILTER_TASKS} - 1). */
     public static Tuple partialFrom(int filterTask, String id, byte[] data, boolean last) {
         int task = CONTEXT.getComponentTasks(Components.FILTER_BOLT).get(filterTask);
-        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(id, data, last, new long[0], false)), Components.FILTER_BOLT, task,
-                             Streams.PARTIAL);
+        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(id, partials(id, data, last), new long[0], false)),
+                             Components.FILTER_BOLT, task, Streams.PARTIAL);
+    }
+
+    /**
+     * Several partials in one tuple, as a Filter task sends those of one emit: {@code (id, data, last)} triples,
+     * flat ({@code Fields.PARTIALS}).
+     */
+    public static Tuple partials(long[] keys, boolean retry, Object... triples) {
+        return of(Components.FILTER_BOLT, Streams.PARTIAL, triples[0], new ArrayList<>(Arrays.asList(triples)), keys, retry);
+    }
+
+    private static List<Object> partials(String id, byte[] data, boolean last) {
+        return new ArrayList<>(Arrays.asList(id, data, last));
+    }
+
+    /** The end of the replay of Join task number {@code joinTask} (0 to {@value #JOIN_TASKS} - 1). */
+    public static Tuple replayEndFrom(int joinTask) {
+        int task = CONTEXT.getComponentTasks(Components.JOIN_BOLT).get(joinTask);
+        return new TupleImpl(CONTEXT, new ArrayList<>(Arrays.asList(null, null, 0L, -1)), Components.JOIN_BOLT, task,
+                             Streams.REPLAY);
     }
 
     /** The end of a Join task's replay of running queries (an answer to a task's hello). */
@@ -172,6 +193,12 @@ public final class Tuples {
                 for (int extra = 1; extra < FILTER_TASKS; extra++) {
                     taskToComponent.put(200 + extra, component);
                     tasks.add(200 + extra);
+                }
+            }
+            if (component.equals(Components.JOIN_BOLT)) { // more Join tasks, for replays from several
+                for (int extra = 1; extra < JOIN_TASKS; extra++) {
+                    taskToComponent.put(300 + extra, component);
+                    tasks.add(300 + extra);
                 }
             }
             componentToTasks.put(component, tasks);
