@@ -89,6 +89,24 @@ class QuerySpoutTest {
     }
 
     @Test
+    void afterHandingOutQueriesTheSpoutWaitsBeforePollingAgainButNotWhenNoneCame() {
+        RecordingSpoutCollector collector = new RecordingSpoutCollector();
+        QuerySpout spout = open(collector);
+        List<Long> pauses = new java.util.ArrayList<>();
+        spout.pause = nanos -> {
+            pauses.add(nanos);
+            assertEquals(2, collector.emissions().size(), "both queries are handed out before the wait");
+        };
+        SCRIPT.add(List.of(PubSubMessage.query("q1", "{}", 3), PubSubMessage.query("q2", "{}", 3)));
+        spout.nextTuple();
+        assertEquals(List.of(QuerySpout.PAUSE_AFTER_QUERIES_NANOS), pauses, "a burst is read a fetch at a time");
+        spout.nextTuple(); // nothing came (the poll itself waited)
+        SCRIPT.add(new PubSubException("broker away", null));
+        spout.nextTuple();
+        assertEquals(1, pauses.size(), "no wait after a poll without queries");
+    }
+
+    @Test
     void anInterruptedPollEndsTheSpoutsLoopInsteadOfLoggingAnError() {
         QuerySpout spout = open(new RecordingSpoutCollector());
         RuntimeException interrupted = new RuntimeException("interrupted in the poll");
