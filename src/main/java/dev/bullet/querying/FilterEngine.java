@@ -326,9 +326,10 @@ public final class FilterEngine {
      * Moves broad placements (SPEC §10). The index puts an AND under the first conjunct it can serve (an equality
      * before a range before a regex), not knowing how often each value comes: {@code kind == "alpha" AND msg RLIKE
      * ".*timeout.*"} waits under "alpha", a third of the records, and is tested on each. An evaluator tested on more
-     * than {@link #NARROW} of the records of a window, failing most tests, is tried under each of its
-     * conjuncts in turn for a window each, then placed for good under the one it was tested least under, the index's
-     * own choice included (and its filter remembered). Every placement hands out a superset of the matches: results never change, only the work.
+     * than {@link #NARROW} of the records of a window, failing most tests, is tried under each of its conjuncts in
+     * turn for a window each, then placed for good under the one it was tested least under, the index's own choice
+     * included (and its filter remembered). Every placement hands out a superset of the matches: results never
+     * change, only the work.
      */
     private void adapt() {
         Iterator<FilterQuerier> it = unsettled.iterator();

@@ -209,7 +209,7 @@ public class FilterBolt extends BaseRichBolt {
         } else {
             Map<Integer, List<Object>> byTask = new java.util.TreeMap<>();
             for (FilterEngine.Partial p : out) {
-                // the index fields grouping on the id picks, by Storm's own rule: each list goes where its ids would
+                // the task index Storm's fields grouping gives the id: each list goes where each of its ids would
                 int task = TupleUtils.chooseTaskIndex(List.of(p.id()), joinTasks);
                 add(byTask.computeIfAbsent(task, t -> new ArrayList<>()), p);
             }

@@ -179,13 +179,14 @@ public class JoinBolt extends BaseRichBolt {
         List<Object> flat = (List<Object>) tuple.getValueByField(Fields.PARTIALS);
         long[] keys = (long[]) tuple.getValueByField(Fields.BATCH_KEYS);
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
+        int source = tuple.getSourceTask();
         long now = clock.now();
         for (int i = 0; i + 2 < flat.size(); i += 3) {
             String id = (String) flat.get(i);
             try {
-                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), tuple.getSourceTask(), keys, retry, now, out);
+                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, keys, retry, now, out);
             } catch (RuntimeException | StackOverflowError e) {
-                LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, tuple.getSourceTask(), e);
+                LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
             }
         }
     }

@@ -69,15 +69,12 @@ public final class TopologyNames {
         public static final String REPLY_PARTITION = "reply_partition";
         /** {@code String}: a {@link dev.bullet.pubsub.Signal} name. */
         public static final String SIGNAL = "signal";
-        /** {@code byte[]} or null: a serialized partial. */
-        public static final String PARTIAL = "partial";
-        /** {@code boolean}: the Filter task's last partial for the query. */
-        public static final String LAST = "last";
         /**
          * {@code List<Object>}: the partials of one Filter emit bound for one Join task, flat, three items each: the
-         * query id ({@code String}), the partial ({@link #PARTIAL}) and whether it is the task's last ({@link #LAST},
-         * {@code Boolean}). The tuple's {@link #ID} is the first one's: every id of the list goes to the same Join
-         * task under fields grouping on the id, so the tuple goes where each of its partials would.
+         * query id ({@code String}), the partial ({@code byte[]}, a {@code RawPartial}, or null) and whether it is
+         * the task's last partial for the query ({@code Boolean}). The tuple's {@link #ID} is the first one's: every
+         * id of the list goes to the same Join task under fields grouping on the id, so the tuple goes where each of
+         * its partials would.
          */
         public static final String PARTIALS = "partials";
         /** {@code String}: a result's JSON. */
