@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Projection (SPEC §6.3): keeps only the listed paths under their new names; paths that are missing or null are
@@ -22,12 +24,50 @@ public final class Projector {
     private final NamedField[] fields;
     /** Each field's {@code "name":} as JSON bytes; null when two fields share a name (the map decides then). */
     private final byte[][] keys;
-    /** {@link #json}'s buffer, reused. */
-    private byte[] buffer = new byte[256];
+    /**
+     * An id shared by every projector of the same fields (paths and names, in order), so that queries projecting a
+     * record alike write its JSON once ({@link #json}); -1 past {@link #MAX_IDS} distinct projections.
+     */
+    private final int id;
+
+    /** Ids are handed out for up to this many distinct projections; beyond that a projection writes its own JSON. */
+    static final int MAX_IDS = 1 << 16;
+    private static final Map<List<NamedField>, Integer> IDS = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
+    /** One thread's scratch: the buffer {@link #json} writes in, and the last record written per projection id. */
+    private static final class Recent {
+        byte[] buffer = new byte[256];
+        LazyRecord[] records = new LazyRecord[64];
+        byte[][] json = new byte[64][];
+
+        void fit(int id) {
+            int size = records.length;
+            while (size <= id) {
+                size *= 2;
+            }
+            records = Arrays.copyOf(records, size);
+            json = Arrays.copyOf(json, size);
+        }
+    }
+
+    private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
     public Projector(List<NamedField> projection) {
         this.fields = projection == null ? null : projection.toArray(new NamedField[0]);
         this.keys = fields == null ? null : keys(fields);
+        this.id = keys == null ? -1 : idOf(projection);
+    }
+
+    private static int idOf(List<NamedField> projection) {
+        Integer known = IDS.get(projection);
+        if (known != null) {
+            return known;
+        }
+        if (IDS.size() >= MAX_IDS) {
+            return -1;
+        }
+        return IDS.computeIfAbsent(List.copyOf(projection), k -> NEXT_ID.getAndIncrement());
     }
 
     private static byte[][] keys(NamedField[] fields) {
@@ -62,12 +102,29 @@ public final class Projector {
      * The projection of a record as the JSON object {@code JsonCodec.toJson(project(record).asMap())} reads back
      * as, written from the record's bytes: a string, an integer or a boolean is copied as it stands in the record
      * (the same value once read), anything else (other numbers, objects, arrays, a path the bytes cannot tell) is
-     * decoded and written as the map path writes it. No map is built for a matched RAW record this way.
+     * decoded and written as the map path writes it. No map is built for a matched RAW record this way. The JSON of
+     * the last record is kept per projection (paths and names) on this thread: every query that projects a record
+     * alike gets the same array, written once, which no one may modify.
      */
     public byte[] json(LazyRecord record) {
+        Recent recent = RECENT.get();
+        if (id < 0) {
+            return write(record, recent);
+        }
+        if (id >= recent.records.length) {
+            recent.fit(id);
+        }
+        if (recent.records[id] != record) {
+            recent.json[id] = write(record, recent);
+            recent.records[id] = record;
+        }
+        return recent.json[id];
+    }
+
+    private byte[] write(LazyRecord record, Recent recent) {
         byte[] data = record.bytes();
         int at = 0;
-        byte[] out = buffer;
+        byte[] out = recent.buffer;
         out[at++] = '{';
         for (int i = 0; i < fields.length; i++) {
             long span = record.span(fields[i].path());
@@ -99,7 +156,7 @@ public final class Projector {
             int need = at + key.length + (end - start) + 2;
             if (need > out.length) {
                 out = Arrays.copyOf(out, Math.max(need, out.length * 2));
-                buffer = out;
+                recent.buffer = out;
             }
             if (at > 1) {
                 out[at++] = ',';

@@ -123,6 +123,32 @@ class ProjectorTest {
     }
 
     @Test
+    void queriesProjectingARecordAlikeShareOneJsonAndNoOtherQuerySeesIt() {
+        RecordDecoder decoder = new RecordDecoder();
+        LazyRecord first = (LazyRecord) decoder.decode("{\"id\":\"a\",\"n\":1,\"s\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+        LazyRecord second = (LazyRecord) decoder.decode("{\"id\":\"b\",\"n\":2,\"s\":\"y\"}".getBytes(StandardCharsets.UTF_8));
+        Projector one = new Projector(List.of(NamedField.of("id", "id"), NamedField.of("n", "count")));
+        Projector same = new Projector(List.of(NamedField.of("id", "id"), NamedField.of("n", "count")));
+        Projector renamed = new Projector(List.of(NamedField.of("id", "id"), NamedField.of("n", "number")));
+        Projector other = new Projector(List.of(NamedField.of("id", "id"), NamedField.of("s", "count")));
+
+        byte[] json = one.json(first);
+        assertSame(json, same.json(first), "a second query projecting the record alike reuses its JSON");
+        assertEquals("{\"id\":\"a\",\"count\":1}", new String(json, StandardCharsets.UTF_8));
+        // the same paths under another name, or another path under the same name, write their own
+        assertEquals("{\"id\":\"a\",\"number\":1}", new String(renamed.json(first), StandardCharsets.UTF_8));
+        assertEquals("{\"id\":\"a\",\"count\":\"x\"}", new String(other.json(first), StandardCharsets.UTF_8));
+        // the next record is written anew, and the first one's JSON is left as it was
+        assertEquals("{\"id\":\"b\",\"count\":2}", new String(same.json(second), StandardCharsets.UTF_8));
+        assertEquals("{\"id\":\"a\",\"count\":1}", new String(json, StandardCharsets.UTF_8));
+        // a record equal in content but another object (another message) is written anew
+        LazyRecord again = (LazyRecord) decoder.decode("{\"id\":\"a\",\"n\":1,\"s\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+        byte[] fresh = one.json(again);
+        assertFalse(fresh == json);
+        assertEquals(new String(json, StandardCharsets.UTF_8), new String(fresh, StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aProjectionWithARepeatedNameIsLeftToTheMap() {
         assertFalse(new Projector(List.of(NamedField.of("a", "x"), NamedField.of("b", "x"))).writesJson());
         assertTrue(new Projector(List.of(NamedField.of("a", "x"), NamedField.of("a", "y"))).writesJson());
