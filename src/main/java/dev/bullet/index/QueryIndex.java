@@ -78,14 +78,19 @@ public final class QueryIndex<Q> {
         double[] sorted = new double[4];
         double[] sortedLimits = new double[4];
         Object[] ordered = new Object[4];
+        /** Whether the range is the query's whole filter (or top-level OR branch): see {@link #visit}. */
+        boolean[] decides = new boolean[4];
         int size;
 
         RangeList(boolean above) {
             this.above = above;
         }
 
-        /** {@code limit}: a value beyond it (above it on the above list, below it on the below list) skips the query. */
-        void add(Q query, double threshold, double limit) {
+        /**
+         * {@code limit}: a value beyond it (above it on the above list, below it on the below list) skips the query.
+         * {@code decides}: the range is the query's whole filter (or branch), so {@link #visit} may decide it.
+         */
+        void add(Q query, double threshold, double limit, boolean decides) {
             if (Double.isNaN(threshold) || Double.isNaN(limit)) {
                 throw new IllegalArgumentException("a range threshold cannot be NaN");
             }
@@ -93,6 +98,7 @@ public final class QueryIndex<Q> {
                 sorted = java.util.Arrays.copyOf(sorted, size * 2);
                 sortedLimits = java.util.Arrays.copyOf(sortedLimits, size * 2);
                 ordered = java.util.Arrays.copyOf(ordered, size * 2);
+                this.decides = java.util.Arrays.copyOf(this.decides, size * 2);
             }
             int at = size;
             while (at > 0 && Double.compare(sorted[at - 1], threshold) > 0) {
@@ -101,9 +107,11 @@ public final class QueryIndex<Q> {
             System.arraycopy(sorted, at, sorted, at + 1, size - at);
             System.arraycopy(sortedLimits, at, sortedLimits, at + 1, size - at);
             System.arraycopy(ordered, at, ordered, at + 1, size - at);
+            System.arraycopy(this.decides, at, this.decides, at + 1, size - at);
             sorted[at] = threshold;
             sortedLimits[at] = limit;
             ordered[at] = query;
+            this.decides[at] = decides;
             size++;
         }
 
@@ -114,6 +122,7 @@ public final class QueryIndex<Q> {
                     sorted[kept] = sorted[i];
                     sortedLimits[kept] = sortedLimits[i];
                     ordered[kept] = ordered[i];
+                    decides[kept] = decides[i];
                     kept++;
                 }
             }
@@ -125,9 +134,16 @@ public final class QueryIndex<Q> {
             return size == 0;
         }
 
-        /** Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. */
+        /**
+         * Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. With
+         * {@code exact} (the filter compares the very number this double is, see {@link #exactNumber}), a query whose
+         * whole filter is its range and whose threshold the value passes strictly goes to {@code matched}: it
+         * matches, whatever its operator ({@code >} or {@code >=}) and however many literals it has (the threshold is
+         * the one the value must pass for any of them to). A value equal to the threshold is left to the test.
+         */
         @SuppressWarnings("unchecked")
-        void visit(double value, java.util.function.Consumer<Q> visit) {
+        void visit(double value, boolean exact, java.util.function.Consumer<Q> visit,
+                   java.util.function.Consumer<Q> matched) {
             int n = size;
             if (Double.isNaN(value)) {
                 visitAll(visit);
@@ -137,13 +153,13 @@ public final class QueryIndex<Q> {
             if (above) {
                 for (int i = 0; i < n && sorted[i] <= value; i++) {
                     if (value <= limit[i]) {
-                        visit.accept((Q) ordered[i]);
+                        (exact && decides[i] && sorted[i] != value ? matched : visit).accept((Q) ordered[i]);
                     }
                 }
             } else {
                 for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
                     if (value >= limit[i]) {
-                        visit.accept((Q) ordered[i]);
+                        (exact && decides[i] && sorted[i] != value ? matched : visit).accept((Q) ordered[i]);
                     }
                 }
             }
@@ -222,10 +238,10 @@ public final class QueryIndex<Q> {
                ? ((Clause.Logical) filter).clauses().size() : 0;
     }
 
-    private Placement placeRange(Q query, RangeSpec range) {
+    private Placement placeRange(Q query, RangeSpec range, boolean decides) {
         PathIndex<Q> index = pathIndex(range.path());
         RangeList<Q> list = range.above() ? index.above : index.below;
-        list.add(query, range.threshold(), range.limit());
+        list.add(query, range.threshold(), range.limit(), decides);
         if (range.whenMissing()) {
             index.whenMissing.add(query);
         }
@@ -308,7 +324,11 @@ public final class QueryIndex<Q> {
         }
         RangeSpec range = rangeSpec(clause);
         if (range != null) {
-            placements.add(placeRange(query, range));
+            // a plain range that is the whole filter (or branch) is decided by the value (a negated one, which a
+            // missing value or a string also matches, and an interval of two conjuncts are tested)
+            boolean decides = mayDecide && !range.whenMissing() && Double.isInfinite(range.limit())
+                              && singleRelational(clause) != null;
+            placements.add(placeRange(query, range, decides));
             return true;
         }
         for (ClauseIndex<Q> extra : extras) {
@@ -523,8 +543,9 @@ public final class QueryIndex<Q> {
         if (!index.above.isEmpty() || !index.below.isEmpty()) {
             if (value instanceof Number) {
                 double d = ((Number) value).doubleValue();
-                index.above.visit(d, visit);
-                index.below.visit(d, visit);
+                boolean exact = exactNumber(value);
+                index.above.visit(d, exact, visit, matched);
+                index.below.visit(d, exact, visit, matched);
             } else {
                 // strings and booleans compare by their own rules: every range query is a candidate
                 index.above.visitAll(visit);
@@ -581,8 +602,10 @@ public final class QueryIndex<Q> {
             double d = RawBytes.toDouble(data, start, end);
             ClauseIndex.visitAll(index.byNumber.get(d), visit);
             if (ranges) {
-                index.above.visit(d, visit);
-                index.below.visit(d, visit);
+                // a short plain integer is the long the filter reads, and this double exactly (other numbers: tested)
+                boolean exact = end - start <= EXACT_INTEGER_CHARS && RawBytes.plainInteger(data, start, end);
+                index.above.visit(d, exact, visit, matched);
+                index.below.visit(d, exact, visit, matched);
             }
             return true;
         } else if (first == 't' || first == 'f') {
@@ -593,6 +616,35 @@ public final class QueryIndex<Q> {
             index.below.visitAll(visit);
         }
         return true;
+    }
+
+    /** The clause itself when relational, or the only clause of a one-clause AND; else null. */
+    private static Clause.Relational singleRelational(Clause clause) {
+        if (clause instanceof Clause.Relational) {
+            return (Clause.Relational) clause;
+        }
+        if (clause instanceof Clause.Logical && clause.operation() == Operation.AND
+            && ((Clause.Logical) clause).clauses().size() == 1
+            && ((Clause.Logical) clause).clauses().get(0) instanceof Clause.Relational) {
+            return (Clause.Relational) ((Clause.Logical) clause).clauses().get(0);
+        }
+        return null;
+    }
+
+    /** Integers of at most this many characters (sign included) are read exactly as doubles: below 2^53. */
+    static final int EXACT_INTEGER_CHARS = 15;
+
+    /**
+     * Whether a range query's filter compares the very number {@code d} is when it meets a decoded value: a long
+     * below 2^53 in magnitude (the double is the long; a literal past 2^53 compares the same way with it, ties
+     * aside), or a double (compared as a double).
+     */
+    private static boolean exactNumber(Object value) {
+        if (value instanceof Long) {
+            long v = (Long) value;
+            return v > -(1L << 53) && v < 1L << 53;
+        }
+        return value instanceof Double;
     }
 
     /** Number of RLIKE queries whose pattern requires no literal, evaluated on every record (a metric). */

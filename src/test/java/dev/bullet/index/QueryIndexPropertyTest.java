@@ -29,7 +29,9 @@ class QueryIndexPropertyTest {
                                               "1e0", "9007199254740993", "abc", "2.5", "-3", "-NaN", "9007199254740992"};
     private static final String[] VALUES = {"1", "2", "1.0", "-0.0", "0", "\"x\"", "\"1\"", "true", "false", "null",
                                             "\" 2\"", "9007199254740993", "2.5", "-3", "\"abc\"", "[1]", "{\"a\":1}",
-                                            "9007199254740992", "9007199254740994", "1e400", "-1e400", "-2.5"};
+                                            "9007199254740992", "9007199254740994", "1e400", "-1e400", "-2.5",
+                                            "3", "-1", "-2", "-0", "4", "123456789012345", "-99999999999999",
+                                            "1234567890123456", "999999999999999999", "2.0", "-3.0", "0.5"};
 
     private static String literal(Random r) {
         return "\"" + LITERALS[r.nextInt(LITERALS.length)] + "\"";
@@ -83,6 +85,7 @@ class QueryIndexPropertyTest {
         Random r = new Random(42);
         QueryParser parser = new QueryParser(QuerySettings.defaults());
         RecordDecoder decoder = new RecordDecoder();
+        int decided = 0;
         for (int round = 0; round < 200; round++) {
             QueryIndex<Integer> index = new QueryIndex<>();
             List<RecordPredicate> predicates = new ArrayList<>();
@@ -108,14 +111,22 @@ class QueryIndexPropertyTest {
                 // the lazy record (read from its bytes by the index) and the eager one (read through get)
                 Record rec = k % 2 == 0 ? decoder.decode(json) : RecordDecoder.decodeEagerly(json);
                 Set<Integer> candidates = new HashSet<>();
-                index.candidates(rec, candidates::add);
+                Set<Integer> matched = new HashSet<>();
+                index.candidates(rec, candidates::add, matched::add);
                 for (int q = 0; q < predicates.size(); q++) {
-                    if (predicates.get(q).test(rec)) {
-                        assertTrue(candidates.contains(q), "query " + q + " matches " + json + " but was not a candidate");
+                    boolean matches = predicates.get(q).test(rec);
+                    if (matches) {
+                        assertTrue(candidates.contains(q) || matched.contains(q),
+                                   "query " + q + " matches " + json + " but was not a candidate");
+                    }
+                    if (matched.contains(q)) { // the index decided it (a whole equality or range): it must be right
+                        assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
+                        decided++;
                     }
                 }
             }
         }
+        assertTrue(decided > 1000, "matches the index decided: " + decided);
     }
 
     @Test
