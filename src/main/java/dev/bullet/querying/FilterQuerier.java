@@ -75,7 +75,7 @@ public final class FilterQuerier {
         this.endsAtSize = raw && window == null;
         // RAW: rawHasRoom() caps records per query or per time window; the partial itself must not, or records of a
         // new window (or of a sliding window) consumed before the previous partial was taken would be dropped
-        this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE) : Aggregators.create(query.aggregation(), settings);
+        this.aggregator = raw ? new RawAggregator(Integer.MAX_VALUE, rawSize) : Aggregators.create(query.aggregation(), settings);
         this.injectTimestamp = raw && settings.injectTimestamp();
         this.timestampKey = settings.timestampKey();
         this.timestampMember = injectTimestamp ? (JsonCodec.toJson(timestampKey) + ":").getBytes(StandardCharsets.UTF_8)
@@ -181,7 +181,7 @@ public final class FilterQuerier {
         if (aggregator.isEmpty()) {
             return null;
         }
-        RawPartial partial = RawPartial.of(((RawAggregator) aggregator).rowsJson());
+        RawPartial partial = RawPartial.ofOwned(((RawAggregator) aggregator).rowsJson()); // a fresh array
         aggregator.reset();
         return partial;
     }

@@ -21,11 +21,18 @@ public final class RawPartial {
 
     /** The rows, each a JSON object (outer whitespace is cut, as reading them from {@link #bytes()} would). */
     static RawPartial of(byte[][] rows) {
-        byte[][] trimmed = rows.clone();
-        for (int i = 0; i < trimmed.length; i++) {
-            trimmed[i] = trim(trimmed[i]);
+        return ofOwned(rows.clone());
+    }
+
+    /**
+     * {@link #of} taking the array itself (a fresh one no one else holds or writes, e.g. from
+     * {@code RawAggregator.rowsJson()}): its rows are trimmed in place and it is wrapped, not copied.
+     */
+    static RawPartial ofOwned(byte[][] rows) {
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = trim(rows[i]);
         }
-        return new RawPartial(List.of(trimmed));
+        return new RawPartial(java.util.Collections.unmodifiableList(Arrays.asList(rows)));
     }
 
     /** A partial read from its JSON array ({@link #bytes()}). */

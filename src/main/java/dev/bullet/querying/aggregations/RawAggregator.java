@@ -19,11 +19,32 @@ import java.util.Map;
  */
 public final class RawAggregator implements Aggregator {
     private final int capacity;
+    /** The room the list takes at its first record: the records expected, up to {@link #MAX_INITIAL_ROOM}. */
+    private final int initialRoom;
     /** Each a {@code Map<String, Object>}, a {@link LazyRecord}, or a record's JSON ({@code byte[]}, a projection). */
-    private final List<Object> records = new ArrayList<>();
+    private final ArrayList<Object> records = new ArrayList<>(0);
+
+    /** The most room taken up front (a query that matches rarely does not hold a large array for nothing). */
+    static final int MAX_INITIAL_ROOM = 512;
 
     public RawAggregator(int capacity) {
+        this(capacity, capacity);
+    }
+
+    /**
+     * Keeps at most {@code capacity} records, {@code expected} of them likely (a query's size, where the caller caps
+     * the records itself): the list takes that room at its first record, instead of growing to it step by step,
+     * which a broad query restarted many times a second did each time it ran.
+     */
+    public RawAggregator(int capacity, int expected) {
         this.capacity = capacity;
+        this.initialRoom = Math.max(1, Math.min(Math.min(capacity, expected), MAX_INITIAL_ROOM));
+    }
+
+    private void makeRoom() {
+        if (records.isEmpty()) {
+            records.ensureCapacity(initialRoom);
+        }
     }
 
     @Override
@@ -31,6 +52,7 @@ public final class RawAggregator implements Aggregator {
         if (records.size() >= capacity) {
             return;
         }
+        makeRoom();
         records.add(record instanceof LazyRecord ? record : record.asMap());
     }
 
@@ -42,6 +64,7 @@ public final class RawAggregator implements Aggregator {
         if (records.size() >= capacity) {
             return false;
         }
+        makeRoom();
         records.add(json);
         return true;
     }
@@ -51,6 +74,7 @@ public final class RawAggregator implements Aggregator {
         if (records.size() >= capacity) {
             return false;
         }
+        makeRoom();
         records.add(record);
         return true;
     }

@@ -32,6 +32,23 @@ class RawAggregatorTest {
     }
 
     @Test
+    void theRoomTakenUpFrontBoundsNothing() {
+        RawAggregator raw = new RawAggregator(5, 2);
+        for (int i = 0; i < 8; i++) {
+            assertEquals(i < 5, raw.add(Records.of("i", (long) i).build().asMap()));
+        }
+        assertEquals(5, raw.size());
+        raw.reset();
+        assertTrue(raw.isEmpty());
+        RawAggregator unbounded = new RawAggregator(Integer.MAX_VALUE, 3); // a Filter's: the query caps its records
+        for (int i = 0; i < 2000; i++) {
+            assertTrue(unbounded.addJson(("{\"i\":" + i + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        assertEquals(2000, unbounded.size());
+        assertEquals("{\"i\":1999}", new String(unbounded.rowsJson()[1999], java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void partialsRoundTripWithTypesIntact() {
         RawAggregator source = new RawAggregator(10);
         Map<String, Object> record = Records.of("l", 5L, "d", 5.0, "s", "5", "b", true, "n", null)
