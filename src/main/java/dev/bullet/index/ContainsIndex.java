@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  * they look for, and a record's map (or the maps of its list) is walked once to look its keys, values or size up.
  * Taken: such a clause with plain literals, alone or as a conjunct of a top-level AND. Candidates are still tested
  * with their full filter by the caller, except where a CONTAINSKEY or SIZEIS is the whole filter (or a branch of a
- * top-level OR): then finding the key, or the size, is the whole test, and the query is handed out as matched.
+ * top-level OR): then finding the key, or the size, is the whole test, and the query is handed out as matched. So is
+ * a whole CONTAINSVALUE whose text a string value holds, in a map whose keys are all distinct (or a list): a
+ * duplicate key could have overridden the value, and numbers and booleans compare by their own rules.
  * Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
@@ -33,6 +35,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         int span;
         final TextMap<Q> byKey = new TextMap<>();
         final TextMap<Q> byText = new TextMap<>();
+        /**
+         * As {@link #byText}, for CONTAINSVALUE queries whose whole filter it is: a string value of the map (or an
+         * element of the list) equal to the literal's text is a match, once the map is known to hold no duplicate
+         * key (a value a later duplicate overrode is no value of the map).
+         */
+        final TextMap<Q> byTextDecided = new TextMap<>();
         final NumberMap<List<Q>> byNumber = new NumberMap<>();
         final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
         final NumberMap<List<Q>> bySize = new NumberMap<>();
@@ -47,6 +55,10 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
 
         boolean hasSizes() {
             return !bySize.isEmpty() || !bySizeDecided.isEmpty();
+        }
+
+        boolean hasTexts() {
+            return !byText.isEmpty() || !byTextDecided.isEmpty();
         }
 
         PathContains(FieldPath path) {
@@ -77,7 +89,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             return false;
         }
         boolean entire = ClauseIndex.isWhole(filter, clause);
-        boolean decides = entire && mayDecide; // (CONTAINSVALUE never: a value a duplicate key overrode is walked too)
+        boolean decides = entire && mayDecide; // (a CONTAINSVALUE's text only, and only in a map without duplicate keys)
         PathContains<Q> path = pathContains(clause.field());
         Placement<Q> placement = new Placement<>(path, new ArrayList<>(), new ArrayList<>());
         for (FilterValue v : clause.values()) {
@@ -94,7 +106,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                     break;
                 }
                 default: {
-                    put(path.byText, TextKey.of(text), query, placement);
+                    put(decides ? path.byTextDecided : path.byText, TextKey.of(text), query, placement);
                     Object n = Values.asNumber(text);
                     if (n != null) {
                         put(path.byNumber, ((Number) n).doubleValue(), query, placement);
@@ -222,7 +234,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 if (element instanceof Map) {
                     inMap(path, (Map<?, ?>) element, visit, matched);
                 } else {
-                    byValue(path, element, visit);
+                    byValue(path, element, visit, matched);
                 }
             }
             size = list.size();
@@ -247,13 +259,19 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
         for (Object v : map.values()) {
-            byValue(path, v, visit);
+            byValue(path, v, visit, matched);
         }
     }
 
     private void byValue(PathContains<Q> path, Object v, Consumer<Q> visit) {
+        byValue(path, v, visit, visit);
+    }
+
+    /** {@code matched}: where a decided text's queries go (the decoded value holds no overridden value). */
+    private void byValue(PathContains<Q> path, Object v, Consumer<Q> visit, Consumer<Q> matched) {
         if (v instanceof String) {
             ClauseIndex.visitAll(path.byText.get(probe.set((String) v)), visit);
+            ClauseIndex.visitAll(path.byTextDecided.get(probe), matched);
         } else if (v instanceof Number) {
             ClauseIndex.visitAll(path.byNumber.get(((Number) v).doubleValue()), visit);
         } else if (v instanceof Boolean) {
@@ -278,6 +296,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         /** Inside the inner map of a map's member (not of a list's element). */
         private boolean innerOfMap;
         private int members;
+        /**
+         * Decided CONTAINSVALUE queries whose text a value of the top map holds: matched once the walk shows the map
+         * has no duplicate key, tested otherwise.
+         */
+        private final List<Q> pending = new ArrayList<>();
 
         boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit, Consumer<Q> matched) {
             if (span == LazyRecord.UNSURE) {
@@ -315,7 +338,12 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             int size;
             if (first == '{') {
                 RawBytes.members(data, start, this);
-                size = !path.hasSizes() ? 0 : members <= PAIRWISE ? distinct() : -1;
+                boolean counts = path.hasSizes() || !pending.isEmpty();
+                size = !counts ? 0 : members <= PAIRWISE ? distinct() : -1;
+                if (!pending.isEmpty()) { // every key distinct: the values walked are the map's values
+                    ClauseIndex.visitAll(pending, size == members ? matched : visit);
+                    pending.clear();
+                }
             } else {
                 size = RawBytes.elements(data, start, this);
             }
@@ -353,7 +381,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 inner = false;
                 innerOfMap = false;
             } else {
-                value(valueStart, valueEnd);
+                value(valueStart, valueEnd, inner ? visit : null);
             }
         }
 
@@ -364,15 +392,29 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 RawBytes.members(data, start, this);
                 inner = false;
             } else {
-                value(start, end);
+                value(start, end, matched); // an element of the list: no key can have overridden it
             }
         }
 
-        private void value(int start, int end) {
+        /**
+         * Looks a value up; {@code decided} is where a decided text's queries go: null for a value of the top map
+         * (they wait in {@link #pending} for the walk's end), {@code visit} inside an inner map (whose duplicate keys
+         * are not counted), {@code matched} for an element of a list.
+         */
+        private void value(int start, int end, Consumer<Q> decided) {
             byte first = data[start];
             if (first == '"') {
                 if (!path.byText.isEmpty()) {
                     visitText(path.byText, start + 1, end - 1, visit);
+                }
+                if (!path.byTextDecided.isEmpty()) {
+                    List<Q> hits = path.byTextDecided.get(data, start + 1, end - 1,
+                                                          TextKey.hash(data, start + 1, end - 1), probe);
+                    if (decided != null) {
+                        ClauseIndex.visitAll(hits, decided);
+                    } else if (hits != null) {
+                        pending.addAll(hits);
+                    }
                 }
             } else if (first == '-' || first >= '0' && first <= '9') {
                 if (!path.byNumber.isEmpty()) {

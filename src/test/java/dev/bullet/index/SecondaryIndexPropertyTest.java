@@ -46,6 +46,7 @@ class SecondaryIndexPropertyTest {
                                             "\"\u00e9rror\"",
                                             // a duplicate key overrides an inner map (and a value): what the filter reads
                                             "{\"a\":{\"k\":1},\"a\":{\"j\":2}}", "{\"k\":\"x\",\"k\":{\"v\":1}}",
+                                            "{\"k\":\"x\",\"j\":\"abc\",\"k\":\"v\"}", "{\"j\":{\"k\":\"x\",\"k\":1}}",
                                             "[{\"k\":1,\"k\":2},{\"a\":{\"k\":1}}]"};
 
     private static String values(Random r, String[] pool) {
