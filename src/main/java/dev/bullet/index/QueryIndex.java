@@ -64,7 +64,8 @@ public final class QueryIndex<Q> {
      * optional far bound ({@code limit}) that lets a numeric value past it skip the query, and whether a missing
      * value must visit it too (a negated range).
      */
-    private record RangeSpec(FieldPath path, boolean above, double threshold, double limit, boolean whenMissing) {
+    private record RangeSpec(FieldPath path, boolean above, double threshold, double limit, boolean whenMissing,
+                             boolean strict) {
     }
 
     /**
@@ -78,8 +79,14 @@ public final class QueryIndex<Q> {
         double[] sorted = new double[4];
         double[] sortedLimits = new double[4];
         Object[] ordered = new Object[4];
-        /** Whether the range is the query's whole filter (or top-level OR branch): see {@link #visit}. */
-        boolean[] decides = new boolean[4];
+        /**
+         * Whether the range is the query's whole filter (or top-level OR branch), so {@link #visit} decides it:
+         * {@link #UNDECIDED}, {@link #INCLUSIVE} ({@code >=}, {@code <=}) or {@link #STRICT} ({@code >}, {@code <}).
+         */
+        byte[] decides = new byte[4];
+        static final byte UNDECIDED = 0;
+        static final byte INCLUSIVE = 1;
+        static final byte STRICT = 2;
         int size;
 
         RangeList(boolean above) {
@@ -88,9 +95,10 @@ public final class QueryIndex<Q> {
 
         /**
          * {@code limit}: a value beyond it (above it on the above list, below it on the below list) skips the query.
-         * {@code decides}: the range is the query's whole filter (or branch), so {@link #visit} may decide it.
+         * {@code decides}: the range is the query's whole filter (or branch), so {@link #visit} may decide it
+         * ({@link #UNDECIDED}, {@link #INCLUSIVE} or {@link #STRICT}).
          */
-        void add(Q query, double threshold, double limit, boolean decides) {
+        void add(Q query, double threshold, double limit, byte decides) {
             if (Double.isNaN(threshold) || Double.isNaN(limit)) {
                 throw new IllegalArgumentException("a range threshold cannot be NaN");
             }
@@ -137,9 +145,10 @@ public final class QueryIndex<Q> {
         /**
          * Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. With
          * {@code exact} (the filter compares the very number this double is, see {@link #exactNumber}), a query whose
-         * whole filter is its range and whose threshold the value passes strictly goes to {@code matched}: it
-         * matches, whatever its operator ({@code >} or {@code >=}) and however many literals it has (the threshold is
-         * the one the value must pass for any of them to). A value equal to the threshold is left to the test.
+         * whole filter is its range is decided: past its threshold it matches, whatever its operator and however many
+         * literals it has (the threshold is the one the value must pass for any of them to), and goes to
+         * {@code matched}; at its threshold it matches if its operator is {@code >=} or {@code <=}, and is skipped if
+         * it is {@code >} or {@code <} (no literal lets the value through then).
          */
         @SuppressWarnings("unchecked")
         void visit(double value, boolean exact, java.util.function.Consumer<Q> visit,
@@ -153,16 +162,25 @@ public final class QueryIndex<Q> {
             if (above) {
                 for (int i = 0; i < n && sorted[i] <= value; i++) {
                     if (value <= limit[i]) {
-                        (exact && decides[i] && sorted[i] != value ? matched : visit).accept((Q) ordered[i]);
+                        hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
                     }
                 }
             } else {
                 for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
                     if (value >= limit[i]) {
-                        (exact && decides[i] && sorted[i] != value ? matched : visit).accept((Q) ordered[i]);
+                        hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
                     }
                 }
             }
+        }
+
+        private static <Q> void hand(Q query, byte decides, boolean tie, java.util.function.Consumer<Q> visit,
+                                     java.util.function.Consumer<Q> matched) {
+            if (decides == UNDECIDED) {
+                visit.accept(query);
+            } else if (!tie || decides == INCLUSIVE) {
+                matched.accept(query);
+            } // a strict range at its threshold: no match
         }
 
         @SuppressWarnings("unchecked")
@@ -238,7 +256,7 @@ public final class QueryIndex<Q> {
                ? ((Clause.Logical) filter).clauses().size() : 0;
     }
 
-    private Placement placeRange(Q query, RangeSpec range, boolean decides) {
+    private Placement placeRange(Q query, RangeSpec range, byte decides) {
         PathIndex<Q> index = pathIndex(range.path());
         RangeList<Q> list = range.above() ? index.above : index.below;
         list.add(query, range.threshold(), range.limit(), decides);
@@ -328,7 +346,8 @@ public final class QueryIndex<Q> {
             // missing value or a string also matches, and an interval of two conjuncts are tested)
             boolean decides = mayDecide && !range.whenMissing() && Double.isInfinite(range.limit())
                               && singleRelational(clause) != null;
-            placements.add(placeRange(query, range, decides));
+            placements.add(placeRange(query, range, !decides ? RangeList.UNDECIDED
+                                                    : range.strict() ? RangeList.STRICT : RangeList.INCLUSIVE));
             return true;
         }
         for (ClauseIndex<Q> extra : extras) {
@@ -714,7 +733,7 @@ public final class QueryIndex<Q> {
                     && !Double.isInfinite(first.threshold()) && !Double.isInfinite(r.threshold())) {
                     RangeSpec lower = first.above() ? first : r;
                     RangeSpec upper = first.above() ? r : first;
-                    return new RangeSpec(lower.path(), true, lower.threshold(), upper.threshold(), false);
+                    return new RangeSpec(lower.path(), true, lower.threshold(), upper.threshold(), false, false);
                 }
             }
             return first;
@@ -752,11 +771,15 @@ public final class QueryIndex<Q> {
             threshold = Double.isNaN(threshold) ? d : (smallest ? Math.min(threshold, d) : Math.max(threshold, d));
         }
         boolean side = negated != above;
-        if (Double.isNaN(threshold)) { // only NaN literals: only an infinite value may still be visited
+        boolean onlyNaN = Double.isNaN(threshold);
+        if (onlyNaN) { // only NaN literals: only an infinite value may still be visited
             threshold = side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
         }
+        // a value at the threshold passes >= and <=, not > and < (nor a NaN, which compares with nothing)
+        boolean strict = !negated && (onlyNaN || r.operation() == Operation.GREATER_THAN
+                                      || r.operation() == Operation.LESS_THAN);
         return new RangeSpec(r.field(), side, threshold, side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY,
-                             negated);
+                             negated, strict);
     }
 
     private static boolean usable(Clause.Relational r) {
