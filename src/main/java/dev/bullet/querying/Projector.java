@@ -35,21 +35,19 @@ public final class Projector {
     private static final Map<List<NamedField>, Integer> IDS = new ConcurrentHashMap<>();
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
 
-    /** One thread's scratch: the buffer {@link #json} writes in, and the last record written per projection id. */
+    /**
+     * One thread's scratch: the buffer {@link #json} writes in, and the last record written by projection id, in a
+     * small table (slot: the id's low bits; two projections sharing a slot just write their JSON again), so a thread
+     * holds on to at most {@link #RECENT_SLOTS} records.
+     */
     private static final class Recent {
         byte[] buffer = new byte[256];
-        LazyRecord[] records = new LazyRecord[64];
-        byte[][] json = new byte[64][];
-
-        void fit(int id) {
-            int size = records.length;
-            while (size <= id) {
-                size *= 2;
-            }
-            records = Arrays.copyOf(records, size);
-            json = Arrays.copyOf(json, size);
-        }
+        final int[] ids = new int[RECENT_SLOTS];
+        final LazyRecord[] records = new LazyRecord[RECENT_SLOTS];
+        final byte[][] json = new byte[RECENT_SLOTS][];
     }
+
+    static final int RECENT_SLOTS = 256;
 
     private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
@@ -111,14 +109,13 @@ public final class Projector {
         if (id < 0) {
             return write(record, recent);
         }
-        if (id >= recent.records.length) {
-            recent.fit(id);
+        int slot = id & (RECENT_SLOTS - 1);
+        if (recent.records[slot] != record || recent.ids[slot] != id) {
+            recent.json[slot] = write(record, recent);
+            recent.records[slot] = record;
+            recent.ids[slot] = id;
         }
-        if (recent.records[id] != record) {
-            recent.json[id] = write(record, recent);
-            recent.records[id] = record;
-        }
-        return recent.json[id];
+        return recent.json[slot];
     }
 
     private byte[] write(LazyRecord record, Recent recent) {

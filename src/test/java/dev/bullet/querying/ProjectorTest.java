@@ -149,6 +149,22 @@ class ProjectorTest {
     }
 
     @Test
+    void manyProjectionsOfOneRecordEachGetTheirOwnJson() {
+        // more projections than the thread's table of recent JSON has slots: some share a slot, none another's JSON
+        RecordDecoder decoder = new RecordDecoder();
+        LazyRecord record = (LazyRecord) decoder.decode("{\"id\":\"a\",\"n\":1}".getBytes(StandardCharsets.UTF_8));
+        List<Projector> projectors = new ArrayList<>();
+        for (int i = 0; i < 3 * Projector.RECENT_SLOTS; i++) {
+            projectors.add(new Projector(List.of(NamedField.of("n", "n" + i))));
+        }
+        for (int round = 0; round < 2; round++) {
+            for (int i = projectors.size() - 1; i >= 0; i -= 1 + round) {
+                assertEquals("{\"n" + i + "\":1}", new String(projectors.get(i).json(record), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    @Test
     void aProjectionWithARepeatedNameIsLeftToTheMap() {
         assertFalse(new Projector(List.of(NamedField.of("a", "x"), NamedField.of("b", "x"))).writesJson());
         assertTrue(new Projector(List.of(NamedField.of("a", "x"), NamedField.of("a", "y"))).writesJson());
