@@ -9,7 +9,6 @@ import dev.bullet.record.Record;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,22 +57,20 @@ final class SketchKeys {
         return new Fields(fields, id);
     }
 
-    /** The last record (by identity) and its key, per fields id, on this thread. */
+    /**
+     * The last record (by identity) and its key by fields id, on this thread, in a small table (slot: the id's low
+     * bits; two ids sharing a slot just make their keys again), so a thread holds on to at most
+     * {@link #RECENT_SLOTS} records however many distinct field lists it meets.
+     */
     private static final class Recent {
-        Record[] records = new Record[64];
-        String[] keys = new String[64];
+        final int[] ids = new int[RECENT_SLOTS];
+        final Record[] records = new Record[RECENT_SLOTS];
+        final String[] keys = new String[RECENT_SLOTS];
         /** The spans of a key's values in the record's bytes, while it is made. */
         long[] spans = new long[8];
-
-        void fit(int id) {
-            int size = records.length;
-            while (size <= id) {
-                size *= 2;
-            }
-            records = Arrays.copyOf(records, size);
-            keys = Arrays.copyOf(keys, size);
-        }
     }
+
+    static final int RECENT_SLOTS = 256;
 
     private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
@@ -88,15 +85,14 @@ final class SketchKeys {
         if (id < 0) {
             return makeKey(fields.fields, record, recent);
         }
-        if (id >= recent.records.length) {
-            recent.fit(id);
-        }
-        if (recent.records[id] == record) {
-            return recent.keys[id];
+        int slot = id & (RECENT_SLOTS - 1);
+        if (recent.records[slot] == record && recent.ids[slot] == id) {
+            return recent.keys[slot];
         }
         String key = makeKey(fields.fields, record, recent);
-        recent.records[id] = record;
-        recent.keys[id] = key;
+        recent.records[slot] = record;
+        recent.ids[slot] = id;
+        recent.keys[slot] = key;
         return key;
     }
 

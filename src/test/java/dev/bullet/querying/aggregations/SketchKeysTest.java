@@ -45,6 +45,24 @@ class SketchKeysTest {
     }
 
     @Test
+    void manyFieldListsOverOneRecordEachGetTheirOwnKey() {
+        // more field lists than the thread's table of recent keys has slots: some share a slot, none another's key
+        // (ids a slot apart are a multiple of its size apart: fields by i % 3 give them different keys)
+        Record one = record("{\"a\":\"1\",\"b\":2,\"c\":true}");
+        String[] heads = {"a", "b", "c"};
+        String[] keys = {"[\"1\",null]", "[2,null]", "[true,null]"};
+        List<SketchKeys.Fields> lists = new java.util.ArrayList<>();
+        for (int i = 0; i < 3 * SketchKeys.RECENT_SLOTS; i++) {
+            lists.add(SketchKeys.fields(List.of(NamedField.of(heads[i % 3], "x"), NamedField.of("d" + i, "y"))));
+        }
+        for (int round = 0; round < 2; round++) {
+            for (int i = lists.size() - 1; i >= 0; i -= 1 + round) {
+                assertEquals(keys[i % 3], SketchKeys.keyOf(lists.get(i), one));
+            }
+        }
+    }
+
+    @Test
     void fieldsOverTheSamePathsShareAnIdAndAKeyPerRecord() {
         SketchKeys.Fields a = SketchKeys.fields(List.of(NamedField.of("a", "x")));
         SketchKeys.Fields aAgain = SketchKeys.fields(List.of(NamedField.of("a", "other")));
