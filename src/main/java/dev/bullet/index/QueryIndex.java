@@ -61,8 +61,9 @@ public final class QueryIndex<Q> {
 
     /**
      * Where a range query waits: on the above list (thresholds at or below the value) or the below list, with an
-     * optional far bound ({@code limit}) that lets a numeric value past it skip the query, and whether a missing
-     * value must visit it too (a negated range).
+     * optional far bound ({@code limit}) that lets a numeric value past it skip the query, whether a missing
+     * value must visit it too (a negated range), and whether a value at the threshold fails it ({@code strict}:
+     * {@code >}, {@code <}, or only NaN literals).
      */
     private record RangeSpec(FieldPath path, boolean above, double threshold, double limit, boolean whenMissing,
                              boolean strict) {
