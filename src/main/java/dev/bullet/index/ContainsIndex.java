@@ -57,10 +57,6 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             return !bySize.isEmpty() || !bySizeDecided.isEmpty();
         }
 
-        boolean hasTexts() {
-            return !byText.isEmpty() || !byTextDecided.isEmpty();
-        }
-
         PathContains(FieldPath path) {
             this.path = path;
         }
