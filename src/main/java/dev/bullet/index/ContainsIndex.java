@@ -48,6 +48,32 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         final TextMap<Q> byKeyDecided = new TextMap<>();
         final NumberMap<List<Q>> bySizeDecided = new NumberMap<>();
         int size;
+        /**
+         * The texts of the text maps quoted, when they are all the path waits for (no number, boolean or size): a
+         * container in which none occurs has no candidate, and is not walked. Null: walk always. Worked out again
+         * after the path's queries change ({@link #needlesKnown}).
+         */
+        QuotedNeedles needles;
+        boolean needlesKnown;
+
+        /** Works out {@link #needles} for the path's current queries. */
+        void knowNeedles() {
+            needlesKnown = true;
+            needles = null;
+            if (hasSizes() || !byNumber.isEmpty() || !byBoolean.isEmpty()) {
+                return;
+            }
+            java.util.Set<String> texts = new java.util.LinkedHashSet<>();
+            for (TextMap<Q> map : List.of(byKey, byKeyDecided, byText, byTextDecided)) {
+                for (TextKey key : map.keys()) {
+                    texts.add(key.toString());
+                    if (texts.size() > QuotedNeedles.MAX_TEXTS) {
+                        return;
+                    }
+                }
+            }
+            needles = QuotedNeedles.of(texts);
+        }
 
         boolean hasKeys() {
             return !byKey.isEmpty() || !byKeyDecided.isEmpty();
@@ -116,6 +142,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
         path.size++;
+        path.needlesKnown = false;
         placements.computeIfAbsent(query, q -> new ArrayList<>(1)).add(placement);
         return true;
     }
@@ -188,6 +215,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 }
             }
         }
+        placement.path().needlesKnown = false;
         if (--placement.path().size == 0) {
             paths.remove(placement.path());
             spans.release(placement.path().span);
@@ -198,6 +226,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
     public void candidates(PathSpans batch, Candidates<Q> out) {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathContains<Q> path = paths.get(p);
+            if (!path.needlesKnown) {
+                path.knowNeedles();
+            }
             long[] column = batch.column(path.span);
             for (int r = 0, n = batch.count(); r < n; r++) {
                 out.record = r;
@@ -323,6 +354,9 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
             if (!record.plainAscii() && !RawBytes.plainAscii(data, start, end)) {
                 return false;
+            }
+            if (path.needles != null && !path.needles.occursIn(data, start, end)) {
+                return true; // no key or string in it is a text the path waits for: no candidate
             }
             this.data = data;
             this.path = path;

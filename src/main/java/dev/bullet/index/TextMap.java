@@ -73,4 +73,9 @@ final class TextMap<Q> {
     boolean isEmpty() {
         return map.isEmpty();
     }
+
+    /** The texts queries wait for (a view). */
+    java.util.Set<TextKey> keys() {
+        return map.keySet();
+    }
 }
