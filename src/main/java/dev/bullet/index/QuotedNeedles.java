@@ -16,9 +16,9 @@ import java.util.List;
  * CONTAINSVALUE index waiting only for these texts has nothing to look up there, without walking the container.
  * An occurrence proves nothing (the bytes {@code ","} between two strings are a quoted comma): the caller walks then.
  *
- * <p>The search reads eight positions at a time: the bytes that are a quote, and the bytes after them that are a
- * text's first character; only where both hold is a text compared. Kept to a few texts with a few distinct first
- * characters ({@link #of} says null beyond that): each first character is one more compare per eight bytes.
+ * <p>The search reads eight positions at a time: the bytes that are a quote followed by a text's first two
+ * characters; only there is a text compared (keys {@code "k0"} and {@code "k1"} do not stop a search for
+ * {@code "k4"}). Kept to a few texts with a few distinct beginnings ({@link #of} says null beyond that).
  * Immutable.
  */
 final class QuotedNeedles {
@@ -28,42 +28,73 @@ final class QuotedNeedles {
     private static final long QUOTES = ONES * '"';
     /** At most this many texts: beyond it walking the container costs less than comparing them all. */
     static final int MAX_TEXTS = 8;
-    /** At most this many distinct first characters among the texts. */
-    static final int MAX_FIRSTS = 4;
+    /** At most this many distinct beginnings (a text's first two characters) among the texts. */
+    static final int MAX_BEGINNINGS = 4;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
-    /** The quoted texts, grouped by their first character (after the quote). */
-    private final byte[][][] byFirst;
-    /** Each group's first character, repeated in the eight bytes of a word. */
-    private final long[] firsts;
-    /** The same, as four fields (a missing group repeats the first): the search compares all four, branch-free. */
+    /** The quoted texts. */
+    private final byte[][] quoted;
+    /**
+     * The beginnings, as four lanes (a missing one repeats the first): a text's first character and its second (the
+     * closing quote for a one-character text) repeated in the eight bytes of a word, and for the empty text, whose
+     * second byte after the quote is anything, a second that always matches ({@link #any}). The search compares all
+     * four lanes for eight positions at once, branch-free.
+     */
+    private final long[] firsts = new long[MAX_BEGINNINGS];
+    private final long[] seconds = new long[MAX_BEGINNINGS];
+    private final long[] any = new long[MAX_BEGINNINGS];
     private final long first0;
     private final long first1;
     private final long first2;
     private final long first3;
+    private final long second0;
+    private final long second1;
+    private final long second2;
+    private final long second3;
+    private final long any0;
+    private final long any1;
+    private final long any2;
+    private final long any3;
     private final int shortest;
 
-    private QuotedNeedles(byte[][][] byFirst, long[] firsts, int shortest) {
-        this.byFirst = byFirst;
-        this.firsts = firsts;
-        this.first0 = firsts[0];
-        this.first1 = firsts[Math.min(1, firsts.length - 1)];
-        this.first2 = firsts[Math.min(2, firsts.length - 1)];
-        this.first3 = firsts[Math.min(3, firsts.length - 1)];
+    private QuotedNeedles(byte[][] quoted, List<byte[]> beginnings) {
+        this.quoted = quoted;
+        int shortest = Integer.MAX_VALUE;
+        for (byte[] q : quoted) {
+            shortest = Math.min(shortest, q.length);
+        }
         this.shortest = shortest;
+        for (int lane = 0; lane < MAX_BEGINNINGS; lane++) {
+            byte[] b = beginnings.get(Math.min(lane, beginnings.size() - 1));
+            firsts[lane] = ONES * (b[0] & 0xFF);
+            seconds[lane] = b.length > 1 ? ONES * (b[1] & 0xFF) : 0;
+            any[lane] = b.length > 1 ? 0 : HIGH_BITS;
+        }
+        first0 = firsts[0];
+        first1 = firsts[1];
+        first2 = firsts[2];
+        first3 = firsts[3];
+        second0 = seconds[0];
+        second1 = seconds[1];
+        second2 = seconds[2];
+        second3 = seconds[3];
+        any0 = any[0];
+        any1 = any[1];
+        any2 = any[2];
+        any3 = any[3];
     }
 
     /**
-     * The needles of these texts, or null when they cannot be searched this way: too many of them, too many first
-     * characters, or a text that is not printable ASCII without quote or backslash (such a text needs no search, but
+     * The needles of these texts, or null when they cannot be searched this way: too many of them, too many
+     * beginnings, or a text that is not printable ASCII without quote or backslash (such a text needs no search, but
      * one rule for all keeps the index simple).
      */
     static QuotedNeedles of(Collection<String> texts) {
         if (texts.isEmpty() || texts.size() > MAX_TEXTS) {
             return null;
         }
-        List<Byte> firstChars = new ArrayList<>();
-        List<List<byte[]>> groups = new ArrayList<>();
-        int shortest = Integer.MAX_VALUE;
+        List<byte[]> beginnings = new ArrayList<>();
+        List<byte[]> quoted = new ArrayList<>();
         for (String text : texts) {
             for (int i = 0; i < text.length(); i++) {
                 char c = text.charAt(i);
@@ -71,40 +102,33 @@ final class QuotedNeedles {
                     return null;
                 }
             }
-            byte[] quoted = ("\"" + text + "\"").getBytes(StandardCharsets.US_ASCII);
-            byte first = quoted[1]; // the closing quote for the empty text
-            int group = firstChars.indexOf(first);
-            if (group < 0) {
-                if (firstChars.size() == MAX_FIRSTS) {
+            byte[] q = ("\"" + text + "\"").getBytes(StandardCharsets.US_ASCII);
+            quoted.add(q);
+            byte[] beginning = Arrays.copyOfRange(q, 1, Math.min(3, q.length));
+            if (beginnings.stream().noneMatch(b -> Arrays.equals(b, beginning))) {
+                if (beginnings.size() == MAX_BEGINNINGS) {
                     return null;
                 }
-                firstChars.add(first);
-                groups.add(new ArrayList<>());
-                group = firstChars.size() - 1;
+                beginnings.add(beginning);
             }
-            groups.get(group).add(quoted);
-            shortest = Math.min(shortest, quoted.length);
         }
-        byte[][][] byFirst = new byte[groups.size()][][];
-        long[] firsts = new long[groups.size()];
-        for (int g = 0; g < groups.size(); g++) {
-            byFirst[g] = groups.get(g).toArray(new byte[0][]);
-            firsts[g] = ONES * (firstChars.get(g) & 0xFF);
-        }
-        return new QuotedNeedles(byFirst, firsts, shortest);
+        return new QuotedNeedles(quoted.toArray(new byte[0][]), beginnings);
     }
 
     /** Whether one of the quoted texts occurs in {@code data[from, to)}. */
     boolean occursIn(byte[] data, int from, int to) {
         int last = to - shortest; // the last position a quoted text can start at
         int i = from;
-        // a word at i and one at i + 1: stop while both lie inside the array
-        for (; i <= last && i + 9 <= data.length; i += 8) {
+        // words at i, i + 1 and i + 2: stop while all lie inside the array
+        for (; i <= last && i + 10 <= data.length; i += 8) {
             long here = (long) LONGS.get(data, i);
             long next = (long) LONGS.get(data, i + 1);
-            long firstHits = zeroBytes(next ^ first0) | zeroBytes(next ^ first1) | zeroBytes(next ^ first2)
-                             | zeroBytes(next ^ first3);
-            long hits = zeroBytes(here ^ QUOTES) & firstHits;
+            long after = (long) LONGS.get(data, i + 2);
+            long begins = zeroBytes(next ^ first0) & (zeroBytes(after ^ second0) | any0)
+                          | zeroBytes(next ^ first1) & (zeroBytes(after ^ second1) | any1)
+                          | zeroBytes(next ^ first2) & (zeroBytes(after ^ second2) | any2)
+                          | zeroBytes(next ^ first3) & (zeroBytes(after ^ second3) | any3);
+            long hits = zeroBytes(here ^ QUOTES) & begins;
             while (hits != 0) {
                 int at = i + (Long.numberOfTrailingZeros(hits) >>> 3);
                 if (at <= last && matchesAt(data, at, to)) {
@@ -121,18 +145,12 @@ final class QuotedNeedles {
         return false;
     }
 
-    /** Whether one of the quoted texts starts at {@code at} (a quote) and ends by {@code to}. */
+    /** Whether one of the quoted texts starts at {@code at} and ends by {@code to}. */
     private boolean matchesAt(byte[] data, int at, int to) {
-        byte first = data[at + 1];
-        for (int g = 0; g < byFirst.length; g++) {
-            if ((byte) firsts[g] != first) {
-                continue;
-            }
-            for (byte[] needle : byFirst[g]) {
-                int end = at + needle.length;
-                if (end <= to && Arrays.equals(data, at, end, needle, 0, needle.length)) {
-                    return true;
-                }
+        for (byte[] needle : quoted) {
+            int end = at + needle.length;
+            if (end <= to && Arrays.equals(data, at, end, needle, 0, needle.length)) {
+                return true;
             }
         }
         return false;

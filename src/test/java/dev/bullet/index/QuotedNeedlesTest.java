@@ -48,9 +48,10 @@ class QuotedNeedlesTest {
         assertNull(QuotedNeedles.of(List.of("a\"b")));
         assertNull(QuotedNeedles.of(List.of("a\\b")));
         assertNull(QuotedNeedles.of(List.of("\u00e9")));
-        assertNull(QuotedNeedles.of(List.of("a", "b", "c", "d", "e")), "five first characters");
-        assertNull(QuotedNeedles.of(List.of("a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9")), "nine texts");
-        assertNotNull(QuotedNeedles.of(List.of("a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8")));
+        assertNull(QuotedNeedles.of(List.of("a", "b", "c", "d", "e")), "five beginnings");
+        assertNotNull(QuotedNeedles.of(List.of("ab", "ab1", "ab2", "a", "b", "c")), "four beginnings");
+        assertNull(QuotedNeedles.of(List.of("ab1", "ab2", "ab3", "ab4", "ab5", "ab6", "ab7", "ab8", "ab9")), "nine texts");
+        assertNotNull(QuotedNeedles.of(List.of("ab1", "ab2", "ab3", "ab4", "ab5", "ab6", "ab7", "ab8")));
         assertNotNull(QuotedNeedles.of(List.of("")));
     }
 
