@@ -126,7 +126,7 @@ public final class LazyRecord implements Record {
             return;
         }
         java.util.Arrays.fill(out, 0, n, MISSING);
-        if (slot >= 0 && (isRead(slot) || !read(tree.root(), slots[slot * JsonScanner.SLOT + 2], out))) {
+        if (slot >= 0 && (isRead(slot) || read(tree.root(), slots[slot * JsonScanner.SLOT + 2], out) == UNSURE_READ)) {
             for (int p = 0; p < n; p++) {
                 FieldPath path = tree.path(p);
                 out[p] = path == null ? MISSING : spanFrom(path, layoutSlot);
@@ -143,12 +143,19 @@ public final class LazyRecord implements Record {
         }
     }
 
+    /** {@link #read}: an escaped or non-ASCII key on the way, out is unusable. */
+    private static final int UNSURE_READ = -1;
+    /** {@link #read}: the value was read as far as the kids needed, not to its end. */
+    private static final int END_UNKNOWN = -2;
+
     /**
      * Reads the value at {@code at} for the node's kids: an object's members in one pass (the last of duplicate keys
-     * wins), a list's elements up to the highest index wanted; then the kids' own kids. False at an escaped or
-     * non-ASCII key (out is unusable then), as {@link #member} answers UNSURE.
+     * wins), a list's elements up to the highest index wanted; then the kids' own kids. Returns where the value
+     * ends when the read went through it (an object always; a list when its end came first), END_UNKNOWN when it
+     * stopped before; UNSURE_READ at an escaped or non-ASCII key (out is unusable then), as {@link #member} answers
+     * UNSURE. A list's element read for its kids is walked once: its end comes from that read.
      */
-    private boolean read(PathTree.Node node, int at, long[] out) {
+    private int read(PathTree.Node node, int at, long[] out) {
         PathTree.Node[] kids = node.kids;
         byte first = data[at];
         if (first == '{') {
@@ -166,7 +173,7 @@ public final class LazyRecord implements Record {
                             break;
                         }
                         if (b == '\\' || b < 0) {
-                            return false;
+                            return UNSURE_READ;
                         }
                         keyEnd++;
                     }
@@ -194,40 +201,49 @@ public final class LazyRecord implements Record {
                 }
             }
             for (PathTree.Node kid : kids) {
-                if (kid.kids.length > 0 && kid.valueAt >= 0 && !read(kid, kid.valueAt, out)) {
-                    return false;
+                if (kid.kids.length > 0 && kid.valueAt >= 0 && read(kid, kid.valueAt, out) == UNSURE_READ) {
+                    return UNSURE_READ;
                 }
             }
-            return true;
+            return i + 1;
         }
         if (first == '[' && node.maxIndex >= 0) {
             int i = RawJson.skipSpace(data, at + 1);
             if (data[i] == ']') {
-                return true;
+                return i + 1;
             }
             for (int e = 0; ; e++) {
-                int end = RawJson.skipValue(data, i);
+                int end = END_UNKNOWN;
                 for (PathTree.Node kid : kids) {
-                    if (kid.index == e) {
-                        if (kid.end >= 0) {
-                            out[kid.end] = (long) i << 32 | end;
+                    if (kid.index == e && kid.kids.length > 0) {
+                        int read = read(kid, i, out);
+                        if (read == UNSURE_READ) {
+                            return UNSURE_READ;
                         }
-                        if (kid.kids.length > 0 && !read(kid, i, out)) {
-                            return false;
+                        if (read >= 0) {
+                            end = read;
                         }
                     }
                 }
+                if (end < 0) {
+                    end = RawJson.skipValue(data, i);
+                }
+                for (PathTree.Node kid : kids) {
+                    if (kid.index == e && kid.end >= 0) {
+                        out[kid.end] = (long) i << 32 | end;
+                    }
+                }
                 if (e >= node.maxIndex) {
-                    return true;
+                    return END_UNKNOWN;
                 }
                 i = RawJson.skipSpace(data, end);
                 if (data[i] == ']') {
-                    return true;
+                    return i + 1;
                 }
                 i = RawJson.skipSpace(data, i + 1);
             }
         }
-        return true; // a scalar, null, or a list no kid indexes: nothing under it
+        return END_UNKNOWN; // a scalar, null, or a list no kid indexes: nothing under it
     }
 
     /**
