@@ -348,7 +348,7 @@ public final class LazyRecord implements Record {
             if (first == '{') {
                 span = member(at, path.segmentUtf8(seg));
             } else if (first == '[') {
-                span = element(at, path.index(seg));
+                span = element(at, path.index(seg), seg == depth - 1);
             } else {
                 return MISSING;
             }
@@ -395,8 +395,8 @@ public final class LazyRecord implements Record {
         }
     }
 
-    /** The span of element {@code index} of the array at {@code at}; MISSING. */
-    private long element(int at, int index) {
+    /** The span of element {@code index} of the array at {@code at} (without its end unless {@code wantEnd}); MISSING. */
+    private long element(int at, int index, boolean wantEnd) {
         if (index < 0) {
             return MISSING;
         }
@@ -405,6 +405,9 @@ public final class LazyRecord implements Record {
             return MISSING;
         }
         for (int n = 0; ; n++) {
+            if (n == index && !wantEnd) {
+                return (long) i << 32; // a step on the way: only where it starts is read
+            }
             int end = RawJson.skipValue(data, i);
             if (n == index) {
                 return (long) i << 32 | end;
