@@ -35,10 +35,10 @@ final class QuotedNeedles {
     /** The quoted texts. */
     private final byte[][] quoted;
     /**
-     * The beginnings, as four lanes (a missing one repeats the first): a text's first character and its second (the
-     * closing quote for a one-character text) repeated in the eight bytes of a word, and for the empty text, whose
-     * second byte after the quote is anything, a second that always matches ({@link #any}). The search compares all
-     * four lanes for eight positions at once, branch-free.
+     * The beginnings, as up to four lanes (a missing one repeats the first): a text's first character and its
+     * second (the closing quote for a one-character text) repeated in the eight bytes of a word, and for the empty
+     * text, whose second byte after the quote is anything, a second that always matches ({@link #any}). The search
+     * compares the lanes in use for eight positions at once.
      */
     private final long[] firsts = new long[MAX_BEGINNINGS];
     private final long[] seconds = new long[MAX_BEGINNINGS];
@@ -56,9 +56,12 @@ final class QuotedNeedles {
     private final long any2;
     private final long any3;
     private final int shortest;
+    /** How many of the lanes are distinct beginnings. */
+    private final int lanes;
 
     private QuotedNeedles(byte[][] quoted, List<byte[]> beginnings) {
         this.quoted = quoted;
+        this.lanes = beginnings.size();
         int shortest = Integer.MAX_VALUE;
         for (byte[] q : quoted) {
             shortest = Math.min(shortest, q.length);
@@ -124,10 +127,16 @@ final class QuotedNeedles {
             long here = (long) LONGS.get(data, i);
             long next = (long) LONGS.get(data, i + 1);
             long after = (long) LONGS.get(data, i + 2);
-            long begins = zeroBytes(next ^ first0) & (zeroBytes(after ^ second0) | any0)
-                          | zeroBytes(next ^ first1) & (zeroBytes(after ^ second1) | any1)
-                          | zeroBytes(next ^ first2) & (zeroBytes(after ^ second2) | any2)
-                          | zeroBytes(next ^ first3) & (zeroBytes(after ^ second3) | any3);
+            long begins = zeroBytes(next ^ first0) & (zeroBytes(after ^ second0) | any0);
+            if (lanes > 1) { // the same branch for every word of a search: predicted
+                begins |= zeroBytes(next ^ first1) & (zeroBytes(after ^ second1) | any1);
+                if (lanes > 2) {
+                    begins |= zeroBytes(next ^ first2) & (zeroBytes(after ^ second2) | any2);
+                    if (lanes > 3) {
+                        begins |= zeroBytes(next ^ first3) & (zeroBytes(after ^ second3) | any3);
+                    }
+                }
+            }
             long hits = zeroBytes(here ^ QUOTES) & begins;
             while (hits != 0) {
                 int at = i + (Long.numberOfTrailingZeros(hits) >>> 3);
