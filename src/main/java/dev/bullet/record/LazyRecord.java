@@ -395,7 +395,9 @@ public final class LazyRecord implements Record {
         }
     }
 
-    /** The span of element {@code index} of the array at {@code at} (without its end unless {@code wantEnd}); MISSING. */
+    /**
+     * The span of element {@code index} of the array at {@code at} (its start only unless {@code wantEnd}); MISSING.
+     */
     private long element(int at, int index, boolean wantEnd) {
         if (index < 0) {
             return MISSING;

@@ -50,7 +50,8 @@ class QuotedNeedlesTest {
         assertNull(QuotedNeedles.of(List.of("\u00e9")));
         assertNull(QuotedNeedles.of(List.of("a", "b", "c", "d", "e")), "five beginnings");
         assertNotNull(QuotedNeedles.of(List.of("ab", "ab1", "ab2", "a", "b", "c")), "four beginnings");
-        assertNull(QuotedNeedles.of(List.of("ab1", "ab2", "ab3", "ab4", "ab5", "ab6", "ab7", "ab8", "ab9")), "nine texts");
+        assertNull(QuotedNeedles.of(List.of("ab1", "ab2", "ab3", "ab4", "ab5", "ab6", "ab7", "ab8", "ab9")),
+                   "nine texts");
         assertNotNull(QuotedNeedles.of(List.of("ab1", "ab2", "ab3", "ab4", "ab5", "ab6", "ab7", "ab8")));
         assertNotNull(QuotedNeedles.of(List.of("")));
     }
@@ -85,7 +86,8 @@ class QuotedNeedlesTest {
                     boolean expected = naive(texts, data, from, to);
                     occurred += expected ? 1 : 0;
                     assertEquals(expected, needles.occursIn(data, from, to),
-                                 texts + " in " + new String(data, StandardCharsets.US_ASCII) + " [" + from + ", " + to + ")");
+                                 texts + " in " + new String(data, StandardCharsets.US_ASCII) + " [" + from + ", " + to
+                                 + ")");
                 }
             }
         }
