@@ -52,10 +52,24 @@ final class TextKey implements Comparable<TextKey> {
 
     /**
      * The hash of a key's bytes {@code b[from, to)}, read eight at a time: a record's value is hashed as it is looked
-     * up, for every indexed path of every record, and most values are a few bytes (one read, one multiply).
+     * up, for every indexed path of every record, and most values are a few bytes: up to eight, one read and one
+     * multiply (the bytes as a number are distinct for distinct texts of one length, and the multiply is a bijection).
      */
     static int hash(byte[] b, int from, int to) {
-        long h = (to - from) * MIX;
+        int length = to - from;
+        if (length <= 8) { // most values: one read, one multiply
+            long w = 0;
+            if (length > 0 && from + 8 <= b.length) {
+                w = (long) LONGS.get(b, from) & (-1L >>> (64 - 8 * length));
+            } else {
+                for (int k = length - 1; k >= 0; k--) {
+                    w = w << 8 | (b[from + k] & 0xFF);
+                }
+            }
+            long h = (w ^ length) * MIX;
+            return (int) (h ^ h >>> 29 ^ h >>> 43);
+        }
+        long h = length * MIX;
         int i = from;
         for (; i + 8 <= to; i += 8) {
             h = Long.rotateLeft((h ^ (long) LONGS.get(b, i)) * MIX, 29);
