@@ -62,6 +62,9 @@ final class PathSpans {
     private LazyRecord[] lazy = new LazyRecord[0];
     /** The layout stamp of each record of the batch. */
     private long[] stampOf = new long[0];
+    /** Each {@link LazyRecord}'s bytes and {@link LazyRecord#plainAscii}, read once a batch (null: not lazy). */
+    private byte[][] bytesOf = new byte[0][];
+    private boolean[] plainOf = new boolean[0];
     private long batchNumber;
 
     /** The id of a path, for one more user. */
@@ -141,11 +144,15 @@ final class PathSpans {
         if (lazy.length < count) {
             lazy = new LazyRecord[count];
             stampOf = new long[count];
+            bytesOf = new byte[count][];
+            plainOf = new boolean[count];
         }
         for (int r = 0; r < count; r++) {
             Record record = records.get(from + r);
             LazyRecord l = record instanceof LazyRecord ? (LazyRecord) record : null;
             lazy[r] = l;
+            bytesOf[r] = l == null ? null : l.bytes();
+            plainOf[r] = l != null && l.plainAscii();
             if (l != null && l.layout() != layout) {
                 layout = l.layout();
                 layoutStamp++;
@@ -162,6 +169,16 @@ final class PathSpans {
     /** The record at a position of the batch. */
     Record record(int r) {
         return records.get(from + r);
+    }
+
+    /** The bytes of the record at a position of the batch if it is a {@link LazyRecord}, else null. */
+    byte[] bytes(int r) {
+        return bytesOf[r];
+    }
+
+    /** Whether the record at a position of the batch is a {@link LazyRecord} of {@link LazyRecord#plainAscii} text. */
+    boolean plainAscii(int r) {
+        return plainOf[r];
     }
 
     /** The record at a position of the batch if it reads its bytes in place ({@link LazyRecord}), else null. */
@@ -254,6 +271,7 @@ final class PathSpans {
     /** Forgets the batch (so its records can be collected); the last layout is kept, an identity only. */
     void clear() {
         java.util.Arrays.fill(lazy, 0, count, null);
+        java.util.Arrays.fill(bytesOf, 0, count, null);
         records = null;
         count = 0;
     }

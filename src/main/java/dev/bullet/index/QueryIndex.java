@@ -521,6 +521,10 @@ public final class QueryIndex<Q> {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
             long[] column = spans.column(index.span);
+            if (textsOnly(index)) {
+                visitTexts(index, column, count, out);
+                continue;
+            }
             for (int r = 0; r < count; r++) {
                 out.record = r;
                 LazyRecord lazy = spans.lazy(r);
@@ -541,6 +545,63 @@ public final class QueryIndex<Q> {
             }
         }
         spans.clear();
+    }
+
+    /**
+     * Whether only strings can find the path's queries: no number, boolean or range waits on it (nor a negated range,
+     * which also waits for the value to be missing).
+     */
+    private static boolean textsOnly(PathIndex<?> index) {
+        return index.above.isEmpty() && index.below.isEmpty() && index.byNumber.isEmpty() && index.byBoolean.isEmpty()
+               && index.whenMissing.isEmpty();
+    }
+
+    /**
+     * {@link #visitSpan} over a batch for a path only strings find queries on ({@link #textsOnly}), with what the path
+     * holds looked at once: a value that is no string, or none, finds nothing; a plain string is hashed and looked
+     * up; anything else takes the general way.
+     */
+    private void visitTexts(PathIndex<Q> index, long[] column, int count, Candidates<Q> out) {
+        java.util.function.Consumer<Q> visit = out.visit;
+        java.util.function.Consumer<Q> matched = out.matched;
+        TextMap<Q> byText = index.byText.isEmpty() ? null : index.byText;
+        TextMap<Q> byTextDecided = index.byTextDecided.isEmpty() ? null : index.byTextDecided;
+        for (int r = 0; r < count; r++) {
+            long span = column[r];
+            if (span == LazyRecord.MISSING) {
+                continue;
+            }
+            byte[] data = spans.bytes(r);
+            if (span == LazyRecord.UNSURE || data == null || !spans.plainAscii(r)) {
+                out.record = r;
+                LazyRecord lazy = spans.lazy(r);
+                if (lazy == null || !visitSpan(index, lazy, span, visit, matched)) {
+                    visitValue(index, spans.record(r).get(index.path), visit, matched);
+                }
+                continue;
+            }
+            int start = (int) (span >>> 32);
+            if (data[start] != '"') {
+                continue; // a number, boolean, null, map or list: no text query waits for it
+            }
+            int from = start + 1;
+            int to = (int) span - 1;
+            int hash = TextKey.hash(data, from, to);
+            if (byText != null) {
+                List<Q> hits = byText.get(data, from, to, hash, probe);
+                if (hits != null) {
+                    out.record = r;
+                    ClauseIndex.visitAll(hits, visit);
+                }
+            }
+            if (byTextDecided != null) {
+                List<Q> hits = byTextDecided.get(data, from, to, hash, probe);
+                if (hits != null) {
+                    out.record = r;
+                    ClauseIndex.visitAll(hits, matched);
+                }
+            }
+        }
     }
 
     /** The candidates of one path from the record's decoded value there (null: missing). */
