@@ -630,9 +630,48 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathFilter<Q> path = paths.get(p);
             long[] column = batch.column(path.span);
+            if (path.dfaEntries > 0 && path.entries == 0 && path.unfiltered.isEmpty() && path.negated.isEmpty()) {
+                visitDecidedOnly(path, batch, column, out);
+                continue;
+            }
             for (int r = 0, n = batch.count(); r < n; r++) {
                 out.record = r;
                 visitPath(path, batch, r, column[r], out.visit, out.matched);
+            }
+        }
+    }
+
+    /**
+     * {@link #visitPath} over a batch for a path whose every pattern the DFA decides (no literal to look for, no
+     * pattern without one, no NOT): a plain ASCII string runs the DFA in the record's bytes, a missing value or a
+     * container finds nothing, anything else takes the general way.
+     */
+    private void visitDecidedOnly(PathFilter<Q> path, PathSpans batch, long[] column, Candidates<Q> out) {
+        Consumer<Q> visit = out.visit;
+        Consumer<Q> matched = out.matched;
+        for (int r = 0, n = batch.count(); r < n; r++) {
+            long span = column[r];
+            if (span == LazyRecord.MISSING) {
+                values++;
+                continue;
+            }
+            byte[] data = batch.bytes(r);
+            int start = (int) (span >>> 32);
+            if (span == LazyRecord.UNSURE || data == null || !batch.plainAscii(r) || data[start] != '"') {
+                out.record = r;
+                visitPath(path, batch, r, span, visit, matched);
+                continue;
+            }
+            values++;
+            RegexDfa dfa = path.dfa;
+            if (dfa == null) {
+                dfa = dfa(path);
+            }
+            int state = dfa.run(data, start + 1, (int) span - 1);
+            int[] accepted = dfa.accepts(state);
+            if (accepted.length > 0) {
+                out.record = r;
+                accept(path, accepted, visit, matched);
             }
         }
     }
@@ -761,13 +800,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private void visitDecided(PathFilter<Q> path, CharSequence text, Consumer<Q> visit, Consumer<Q> matched) {
         RegexDfa dfa = path.dfa;
         if (dfa == null) {
-            dfa = RegexDfa.of(path.dfaPatterns); // never null: each of its patterns was compiled alone
-            path.dfa = dfa;
-            dfaBuilds++;
+            dfa = dfa(path);
         }
         int state = text == ascii ? dfa.run(ascii.data(), ascii.from(), ascii.from() + ascii.length()) : dfa.run(text);
-        long current = ++stamp;
         if (state == RegexDfa.NOT_ASCII) {
+            long current = ++stamp;
             for (List<Entry<Q>> users : path.byPattern) {
                 for (int i = 0, n = users.size(); i < n; i++) {
                     Entry<Q> entry = users.get(i);
@@ -779,7 +816,21 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             }
             return;
         }
-        for (int id : dfa.accepts(state)) {
+        accept(path, dfa.accepts(state), visit, matched);
+    }
+
+    /** The path's DFA, built the first time a value needs it. */
+    private RegexDfa dfa(PathFilter<Q> path) {
+        RegexDfa dfa = RegexDfa.of(path.dfaPatterns); // never null: each of its patterns was compiled alone
+        path.dfa = dfa;
+        dfaBuilds++;
+        return dfa;
+    }
+
+    /** The users of the patterns a DFA state accepts: each a sure match, once. */
+    private void accept(PathFilter<Q> path, int[] accepted, Consumer<Q> visit, Consumer<Q> matched) {
+        long current = ++stamp;
+        for (int id : accepted) {
             List<Entry<Q>> users = path.byPattern.get(id);
             for (int i = 0, n = users.size(); i < n; i++) {
                 Entry<Q> entry = users.get(i);
