@@ -202,6 +202,10 @@ final class PathSpans {
         }
         column = columnOf(id);
         FieldPath path = paths[id];
+        if (path.depth() == 1) {
+            readTop(id, path, column);
+            return column;
+        }
         for (int r = 0; r < count; r++) {
             LazyRecord record = lazy[r];
             if (record == null) {
@@ -216,6 +220,27 @@ final class PathSpans {
         }
         readFor[id] = batchNumber;
         return column;
+    }
+
+    /** The column of a one-segment path: each record's slot for it checked, the layout's answer kept in locals. */
+    private void readTop(int id, FieldPath path, long[] column) {
+        int slot = layoutSlots[id];
+        long stamp = layoutStamps[id];
+        for (int r = 0; r < count; r++) {
+            LazyRecord record = lazy[r];
+            if (record == null) {
+                column[r] = LazyRecord.UNSURE;
+                continue;
+            }
+            if (stamp != stampOf[r]) {
+                slot = record.layoutSlot(path);
+                stamp = stampOf[r];
+            }
+            column[r] = record.topSpan(path, slot);
+        }
+        layoutSlots[id] = slot;
+        layoutStamps[id] = stamp;
+        readFor[id] = batchNumber;
     }
 
     private long[] columnOf(int id) {

@@ -76,6 +76,22 @@ public final class LazyRecord implements Record {
         return map != null ? UNSURE : spanFrom(path, layoutSlot);
     }
 
+    /** {@link #span(FieldPath, int)} of a one-segment path (a top-level field), the short way. */
+    public long topSpan(FieldPath path, int layoutSlot) {
+        if (map != null || layoutSlot == KeyShape.AMBIGUOUS) {
+            return UNSURE;
+        }
+        if (layoutSlot < 0) {
+            return MISSING;
+        }
+        int s = layoutSlot * JsonScanner.SLOT;
+        int valueStart = slots[s + 2];
+        if (!sameKey(s, path.headUtf8(), path.headWord()) || data[valueStart] == 'n') {
+            return MISSING;
+        }
+        return (long) valueStart << 32 | slots[s + 3];
+    }
+
     /**
      * The record's key layout: records of one producer with their keys in the same order share it (the same object),
      * and with it the answers of {@link #layoutSlot}.

@@ -400,6 +400,8 @@ class LazyDecodingPropertyTest {
                             long[] out = new long[tree.capacity()];
                             record.treeSpans(tree, layoutOf.layoutSlot(path), out);
                             assertEquals(span, out[0], "tree of " + path + " of " + json);
+                        } else {
+                            assertEquals(span, record.topSpan(path, layoutOf.layoutSlot(path)), "top " + path + " of " + json);
                         }
                     }
                 }
