@@ -182,19 +182,25 @@ public final class LazyRecord implements Record {
             if (data[i] != '}') {
                 while (true) {
                     int keyStart = i + 1;
-                    int keyEnd = keyStart;
-                    while (true) {
-                        byte b = data[keyEnd];
-                        if (b == '"') {
-                            break;
+                    int keyEnd;
+                    if (plainAscii) { // no escape, no byte above 0x7F anywhere: the next quote ends the key
+                        keyEnd = closingQuote(keyStart);
+                    } else {
+                        keyEnd = keyStart;
+                        while (true) {
+                            byte b = data[keyEnd];
+                            if (b == '"') {
+                                break;
+                            }
+                            if (b == '\\' || b < 0) {
+                                return UNSURE_READ;
+                            }
+                            keyEnd++;
                         }
-                        if (b == '\\' || b < 0) {
-                            return UNSURE_READ;
-                        }
-                        keyEnd++;
                     }
                     int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
-                    int valueEnd = RawJson.skipValue(data, valueStart);
+                    int valueEnd = plainAscii && data[valueStart] == '"' ? closingQuote(valueStart + 1) + 1
+                        : RawJson.skipValue(data, valueStart);
                     int length = keyEnd - keyStart;
                     // a short key and its quote as one word: each kid's name is then one compare
                     long word = length < 8 && keyStart + 8 <= data.length
@@ -260,6 +266,28 @@ public final class LazyRecord implements Record {
             }
         }
         return END_UNKNOWN; // a scalar, null, or a list no kid indexes: nothing under it
+    }
+
+    private static final long QUOTE_BYTES = 0x2222222222222222L;
+    private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
+
+    /**
+     * In a plain ASCII record (no escape anywhere), the index of the first quote at or after {@code from}: a
+     * string's end. Eight bytes at a time, so a short key or value is one read and no loop.
+     */
+    private int closingQuote(int from) {
+        int i = from;
+        for (; i + 8 <= data.length; i += 8) {
+            long x = (long) JsonScanner.LONGS.get(data, i) ^ QUOTE_BYTES;
+            long quotes = ~(((x & LOW_SEVEN) + LOW_SEVEN) | x | LOW_SEVEN);
+            if (quotes != 0) {
+                return i + (Long.numberOfTrailingZeros(quotes) >>> 3);
+            }
+        }
+        while (data[i] != '"') {
+            i++;
+        }
+        return i;
     }
 
     /**
