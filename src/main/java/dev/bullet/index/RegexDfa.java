@@ -51,6 +51,11 @@ public final class RegexDfa {
     // ---- the DFA over it, built as values need it ----
     private final byte[] classOf = new byte[128];
     private final int classes;
+    /**
+     * A state's row in {@link #next} is {@code state << shift}: rows are padded to a power of two wide, so a step is
+     * a shift, not a multiply, on the chain of dependent loads a value's bytes make.
+     */
+    private final int shift;
     /** A character of each class: its edges are those of the class. */
     private final char[] representative;
     private int[] next;
@@ -125,6 +130,7 @@ public final class RegexDfa {
             classOf[c] = (byte) (int) id;
         }
         classes = classIds.size();
+        shift = 32 - Integer.numberOfLeadingZeros(Math.max(1, classes - 1));
         representative = new char[classes];
         for (int i = 0; i < classes; i++) {
             representative[i] = reps.get(i);
@@ -174,7 +180,7 @@ public final class RegexDfa {
         }
         for (int state = 0; state < dfa.states; state++) {
             for (int c = 0; c < dfa.classes; c++) {
-                if (dfa.next[state * dfa.classes + c] < 0) {
+                if (dfa.next[(state << dfa.shift) + c] < 0) {
                     dfa.step(state, c);
                     if (dfa.states > maxStates) {
                         return null;
@@ -209,10 +215,10 @@ public final class RegexDfa {
     public int run(byte[] text, int from, int to) {
         int state = start;
         int[] table = next;
-        int width = classes;
+        int rows = shift;
         byte[] cls = classOf;
         for (int i = from; i < to; i++) {
-            int at = state * width + cls[text[i]];
+            int at = (state << rows) + cls[text[i]];
             int target = table[at];
             if (target < 0) {
                 target = step(state, cls[text[i]]);
@@ -234,7 +240,7 @@ public final class RegexDfa {
             if (c >= 128) {
                 return NOT_ASCII;
             }
-            int to = next[state * classes + classOf[c]];
+            int to = next[(state << shift) + classOf[c]];
             if (to < 0) {
                 to = step(state, classOf[c]);
             }
@@ -267,7 +273,7 @@ public final class RegexDfa {
     private void clear() {
         known.clear();
         int capacity = 64;
-        next = new int[capacity * classes];
+        next = new int[capacity << shift];
         Arrays.fill(next, -1);
         sets = new int[capacity][];
         accepts = new int[capacity][];
@@ -301,7 +307,7 @@ public final class RegexDfa {
             return again != null ? again : intern(set);
         }
         int to = intern(set);
-        next[state * classes + c] = to;
+        next[(state << shift) + c] = to;
         return to;
     }
 
@@ -341,7 +347,7 @@ public final class RegexDfa {
             sets = Arrays.copyOf(sets, capacity);
             accepts = Arrays.copyOf(accepts, capacity);
             int old = next.length;
-            next = Arrays.copyOf(next, capacity * classes);
+            next = Arrays.copyOf(next, capacity << shift);
             Arrays.fill(next, old, next.length, -1);
         }
         int state = states++;
