@@ -37,7 +37,7 @@ final class RawJson {
     static int skipSpace(byte[] data, int i) {
         while (true) {
             byte b = data[i];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+            if (b > ' ' || b != ' ' && b != '\n' && b != '\r' && b != '\t') { // most often the first test tells
                 return i;
             }
             i++;
