@@ -8,7 +8,6 @@ import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +45,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         /** The path's id in {@link PathSpans}. */
         int span;
         final List<Entry<Q>> entries = new ArrayList<>();
-        final Map<TextKey, List<Entry<Q>>> excludedBy = new HashMap<>();
+        final TextMap<Entry<Q>> excludedBy = new TextMap<>();
         int matchingMissing;
 
         PathNegations(FieldPath path) {
@@ -81,9 +80,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
             TextKey key = TextKey.of(v.value());
-            List<Entry<Q>> list = path.excludedBy.computeIfAbsent(key, k -> new ArrayList<>(1));
-            if (!list.contains(entry)) {
-                list.add(entry);
+            if (path.excludedBy.add(key, entry)) {
                 keys.add(key);
             }
         }
@@ -110,11 +107,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     private void unplace(Placement<Q> placement) {
         PathNegations<Q> path = placement.path();
         for (TextKey key : placement.keys()) {
-            List<Entry<Q>> list = path.excludedBy.get(key);
-            list.remove(placement.entry());
-            if (list.isEmpty()) {
-                path.excludedBy.remove(key);
-            }
+            path.excludedBy.remove(key, placement.entry());
         }
         path.entries.remove(placement.entry());
         if (placement.entry().matchesMissing) {
@@ -143,6 +136,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
                            Consumer<Q> matched) {
         LazyRecord lazy = batch.lazy(r);
         TextKey text = null;
+        List<Entry<Q>> excluded = null;
         boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
         boolean missing = false;
         if (span == LazyRecord.MISSING) {
@@ -153,7 +147,8 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             int end = (int) span;
             if (data[start] == '"') {
                 if (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1)) {
-                    text = probe.set(data, start + 1, end - 1);
+                    excluded = path.excludedBy.get(data, start + 1, end - 1, TextKey.hash(data, start + 1, end - 1),
+                                                   probe);
                     decides = true;
                 } else {
                     span = LazyRecord.UNSURE;
@@ -164,6 +159,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             Object value = batch.record(r).get(path.path);
             missing = value == null;
             text = value instanceof String ? probe.set((String) value) : null;
+            excluded = text == null ? null : path.excludedBy.get(text);
         }
         if (missing) {
             if (path.matchingMissing > 0) {
@@ -176,7 +172,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             return;
         }
         long current = ++stamp;
-        List<Entry<Q>> excluded = text == null ? null : path.excludedBy.get(text);
         if (excluded != null) {
             for (int i = 0, n = excluded.size(); i < n; i++) {
                 excluded.get(i).stamp = current;
