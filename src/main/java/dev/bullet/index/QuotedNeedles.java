@@ -1,5 +1,7 @@
 package dev.bullet.index;
 
+import dev.bullet.record.RawBytes;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -8,6 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+
+import static dev.bullet.record.RawBytes.zeroBytes;
 
 /**
  * Whether any of a few texts occurs, quoted, in a stretch of a record's bytes: {@code "k4"} or {@code "hasi"} with
@@ -23,9 +27,7 @@ import java.util.List;
  */
 final class QuotedNeedles {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    private static final long QUOTES = ONES * '"';
+    private static final long QUOTES = RawBytes.repeated('"');
     /** At most this many texts: beyond it walking the container costs less than comparing them all. */
     static final int MAX_TEXTS = 8;
     /** At most this many distinct beginnings (a text's first two characters) among the texts. */
@@ -37,12 +39,10 @@ final class QuotedNeedles {
     /**
      * The beginnings, as up to four lanes (a missing one repeats the first): a text's first character and its
      * second (the closing quote for a one-character text) repeated in the eight bytes of a word, and for the empty
-     * text, whose second byte after the quote is anything, a second that always matches ({@link #any}). The search
-     * compares the lanes in use for eight positions at once.
+     * text, whose second byte after the quote is anything, a second that always matches ({@code any0} to
+     * {@code any3}). The search compares the lanes in use for eight positions at once. Fields, not arrays: the
+     * search reads them for every word.
      */
-    private final long[] firsts = new long[MAX_BEGINNINGS];
-    private final long[] seconds = new long[MAX_BEGINNINGS];
-    private final long[] any = new long[MAX_BEGINNINGS];
     private final long first0;
     private final long first1;
     private final long first2;
@@ -67,10 +67,13 @@ final class QuotedNeedles {
             shortest = Math.min(shortest, q.length);
         }
         this.shortest = shortest;
+        long[] firsts = new long[MAX_BEGINNINGS];
+        long[] seconds = new long[MAX_BEGINNINGS];
+        long[] any = new long[MAX_BEGINNINGS];
         for (int lane = 0; lane < MAX_BEGINNINGS; lane++) {
             byte[] b = beginnings.get(Math.min(lane, beginnings.size() - 1));
-            firsts[lane] = ONES * (b[0] & 0xFF);
-            seconds[lane] = b.length > 1 ? ONES * (b[1] & 0xFF) : 0;
+            firsts[lane] = RawBytes.repeated(b[0]);
+            seconds[lane] = b.length > 1 ? RawBytes.repeated(b[1]) : 0;
             any[lane] = b.length > 1 ? 0 : HIGH_BITS;
         }
         first0 = firsts[0];
@@ -163,10 +166,5 @@ final class QuotedNeedles {
             }
         }
         return false;
-    }
-
-    /** The high bit of exactly the bytes of {@code x} that are zero. */
-    private static long zeroBytes(long x) {
-        return ~(((x & LOW7) + LOW7) | x | LOW7);
     }
 }

@@ -78,18 +78,11 @@ public final class LazyRecord implements Record {
 
     /** {@link #span(FieldPath, int)} of a one-segment path (a top-level field), the short way. */
     public long topSpan(FieldPath path, int layoutSlot) {
-        if (map != null || layoutSlot == KeyShape.AMBIGUOUS) {
+        if (map != null) {
             return UNSURE;
         }
-        if (layoutSlot < 0) {
-            return MISSING;
-        }
-        int s = layoutSlot * JsonScanner.SLOT;
-        int valueStart = slots[s + 2];
-        if (!sameKey(s, path.headUtf8(), path.headWord()) || data[valueStart] == 'n') {
-            return MISSING;
-        }
-        return (long) valueStart << 32 | slots[s + 3];
+        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
+        return slot == UNSURE_SLOT ? UNSURE : slot < 0 ? MISSING : spanOf(slot);
     }
 
     /**
@@ -268,8 +261,7 @@ public final class LazyRecord implements Record {
         return END_UNKNOWN; // a scalar, null, or a list no kid indexes: nothing under it
     }
 
-    private static final long QUOTE_BYTES = 0x2222222222222222L;
-    private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
+    private static final long QUOTE_BYTES = RawBytes.repeated('"');
 
     /**
      * In a plain ASCII record (no escape anywhere), the index of the first quote at or after {@code from}: a
@@ -278,8 +270,7 @@ public final class LazyRecord implements Record {
     private int closingQuote(int from) {
         int i = from;
         for (; i + 8 <= data.length; i += 8) {
-            long x = (long) JsonScanner.LONGS.get(data, i) ^ QUOTE_BYTES;
-            long quotes = ~(((x & LOW_SEVEN) + LOW_SEVEN) | x | LOW_SEVEN);
+            long quotes = RawBytes.zeroBytes((long) JsonScanner.LONGS.get(data, i) ^ QUOTE_BYTES);
             if (quotes != 0) {
                 return i + (Long.numberOfTrailingZeros(quotes) >>> 3);
             }
