@@ -1,15 +1,21 @@
 package dev.bullet.index;
 
-import dev.bullet.index.RegexLiterals.And;
-import dev.bullet.index.RegexLiterals.Literal;
-import dev.bullet.index.RegexLiterals.Or;
-import dev.bullet.index.RegexLiterals.Requirement;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.regex.AsciiText;
+import dev.bullet.regex.LiteralMatcher;
+import dev.bullet.regex.MatchShape;
+import dev.bullet.regex.RegexDfa;
+import dev.bullet.regex.RegexLiterals;
+import dev.bullet.regex.RegexLiterals.And;
+import dev.bullet.regex.RegexLiterals.Literal;
+import dev.bullet.regex.RegexLiterals.Or;
+import dev.bullet.regex.RegexLiterals.Requirement;
+import dev.bullet.regex.WholeLiteral;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,17 +31,17 @@ import java.util.function.Consumer;
  * pass over the value ({@link LiteralMatcher}); the queries whose formula holds are candidates and run their regex.
  * As RLIKE matches the whole value, a candidate must also start and end with a character its pattern can start and
  * end with, and its first characters must be in the sets every match has at those positions
- * ({@link RegexLiterals.Shape#prefix()}); patterns that require no literal (or only one-character literals, which
+ * ({@link MatchShape#startsRight}); patterns that require no literal (or only one-character literals, which
  * nearly every value holds) are found by the value's first character and those sets alone, and must find a
- * character of the set every match holds one of ({@link RegexLiterals.Shape#need()}: a digit for
+ * character of the set every match holds one of ({@link MatchShape#holdsNeed}: a digit for
  * {@code .*[0-9]{2}.*}); they are counted ({@link #unfiltered()}). A record whose field is missing, null, a map or a list meets none of these queries: no
  * RLIKE matches such a value. Candidates are still tested with their full filter by the caller.
  *
  * <p>Literals stay in the automaton after their queries leave, so a query that ends and is submitted again does not
  * rebuild it; the automaton is rebuilt only when a new literal arrives or when most of its literals are unused. A
  * path whose last query leaves keeps its automata too, among the {@link #RETIRED} paths left most recently: a RAW
- * query alone on its path, started again each time it fills up, finds them as they were (the realistic mix built its
- * path DFAs 1,576 times in ten seconds, each learning its states again: 2.7 % of a profile). Not thread-safe.
+ * query alone on its path, started again each time it fills up, finds them as they were, its DFA's states
+ * already learnt. Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
  */
@@ -44,27 +50,11 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private static final class Entry<Q> {
         final Q query;
         final Node formula;
-        final RegexLiterals.Shape shape;
+        final MatchShape shape;
         /** The pattern when it is a literal decided from ASCII text alone; null otherwise. */
         final WholeLiteral whole;
         /** Whether the RLIKE is the query's whole filter (a decided match then needs no test). */
         final boolean entire;
-        /** The shape's first and last characters, held here: entries are tested by the dozen per value. */
-        final long firstLow;
-        final long firstHigh;
-        final long lastLow;
-        final long lastHigh;
-        final boolean firstOther;
-        final boolean lastOther;
-        /** The sets of the first characters every match has ({@link RegexLiterals.Shape#prefix()}), as bits. */
-        final long[] startLow;
-        final long[] startHigh;
-        final boolean[] startOther;
-        /** {@link RegexLiterals.Shape#need()} as bits; {@code hasNeed} false when there is none. */
-        final boolean hasNeed;
-        final long needLow;
-        final long needHigh;
-        final boolean needOther;
         /** The patterns of an entry the path's DFA decides ({@link RegexDfa}); null for the others. */
         final List<String> patterns;
         /** A decided entry whose patterns require no literal worth looking for. */
@@ -79,74 +69,17 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         long foundFor = -1;
         boolean foundSure;
 
-        Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire) {
+        Entry(Q query, Node formula, MatchShape shape, WholeLiteral whole, boolean entire) {
             this(query, formula, shape, whole, entire, null);
         }
 
-        Entry(Q query, Node formula, RegexLiterals.Shape shape, WholeLiteral whole, boolean entire,
-              List<String> patterns) {
+        Entry(Q query, Node formula, MatchShape shape, WholeLiteral whole, boolean entire, List<String> patterns) {
             this.query = query;
             this.patterns = patterns;
             this.formula = formula;
             this.shape = shape;
             this.whole = whole;
             this.entire = entire;
-            firstLow = shape.first().low();
-            firstHigh = shape.first().high();
-            firstOther = shape.first().other();
-            lastLow = shape.last().low();
-            lastHigh = shape.last().high();
-            lastOther = shape.last().other();
-            CharMask[] prefix = shape.prefix();
-            startLow = new long[prefix.length];
-            startHigh = new long[prefix.length];
-            startOther = new boolean[prefix.length];
-            for (int i = 0; i < prefix.length; i++) {
-                startLow[i] = prefix[i].low();
-                startHigh[i] = prefix[i].high();
-                startOther[i] = prefix[i].other();
-            }
-            CharMask need = shape.need();
-            hasNeed = need != null;
-            needLow = hasNeed ? need.low() : 0L;
-            needHigh = hasNeed ? need.high() : 0L;
-            needOther = hasNeed && need.other();
-        }
-
-        /** {@link RegexLiterals.Shape#holdsNeed}: the value holds a character every match holds one of. */
-        boolean holdsNeed(CharSequence text) {
-            if (!hasNeed) {
-                return true;
-            }
-            for (int i = 0, n = text.length(); i < n; i++) {
-                if (CharMask.contains(needLow, needHigh, needOther, LiteralMatcher.fold(text.charAt(i)))) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** {@link RegexLiterals.Shape#admits} of a value that is not empty, by its folded first and last characters. */
-        boolean admits(int first, int last) {
-            return CharMask.contains(firstLow, firstHigh, firstOther, first)
-                   && CharMask.contains(lastLow, lastHigh, lastOther, last);
-        }
-
-        /** {@link RegexLiterals.Shape#startsAsPrefix}: the value is long enough and starts with the right characters. */
-        boolean startsRight(CharSequence text) {
-            int n = startLow.length;
-            if (n == 0) {
-                return true;
-            }
-            if (text.length() < n) {
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                if (!CharMask.contains(startLow[i], startHigh[i], startOther[i], LiteralMatcher.fold(text.charAt(i)))) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 
@@ -358,7 +291,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private Entry<Q> entry(Q query, PathFilter<Q> path, Clause.Relational rlike, boolean entire) {
         List<String> patterns = new ArrayList<>();
         boolean decidable = true;
-        RegexLiterals.Shape shape = null;
+        MatchShape shape = null;
         for (FilterValue v : rlike.values()) {
             patterns.add(v.value());
             Analysis a = analysis(v.value());
@@ -366,7 +299,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             shape = shape == null ? a.shape() : shape.or(a.shape());
         }
         if (decidable) {
-            Entry<Q> entry = new Entry<>(query, null, RegexLiterals.Shape.UNKNOWN, null, entire, patterns);
+            Entry<Q> entry = new Entry<>(query, null, MatchShape.UNKNOWN, null, entire, patterns);
             entry.literalFree = selective(shape.requirement()) == null;
             path.placeDecided(entry);
             place(query, new Placement<>(path, entry, Kind.DECIDED));
@@ -437,7 +370,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      * What a pattern requires, whether it is a whole literal, and whether a {@link RegexDfa} decides it: immutable,
      * worked out once per pattern.
      */
-    private record Analysis(RegexLiterals.Shape shape, WholeLiteral whole, boolean decidable) {
+    private record Analysis(MatchShape shape, WholeLiteral whole, boolean decidable) {
     }
 
     /** Patterns analysed lately: a RAW query restarted many times a second, or a dashboard, brings the same back. */
@@ -452,7 +385,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     private Analysis analysis(String pattern) {
         Analysis a = analysed.get(pattern);
         if (a == null) {
-            a = new Analysis(RegexLiterals.shape(pattern), WholeLiteral.of(pattern), RegexDfa.supports(pattern));
+            a = new Analysis(MatchShape.of(pattern), WholeLiteral.of(pattern), RegexDfa.supports(pattern));
             analysed.put(pattern, a);
         }
         return a;
@@ -460,13 +393,12 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     private static <Q> void placeUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
         path.unfiltered.add(entry);
-        CharMask first = entry.shape.first();
-        if (first.isAny()) {
+        if (entry.shape.startsWithAny()) {
             path.anyFirst.add(entry);
             return;
         }
         for (int c = 0; c <= 128; c++) {
-            if (first.contains(c)) {
+            if (entry.shape.mayStartWith(c)) {
                 if (path.byFirst[c] == null) {
                     path.byFirst[c] = new ArrayList<>(2);
                 }
@@ -775,7 +707,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                                           boolean decidable, Consumer<Q> visit, Consumer<Q> matched) {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
-            if (entry.admits(first, last) && entry.startsRight(text) && entry.holdsNeed(text)) {
+            if (entry.shape.admits(first, last) && entry.shape.startsRight(text) && entry.shape.holdsNeed(text)) {
                 decide(entry, text, decidable, visit, matched);
             }
         }
@@ -866,8 +798,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
                 if (entry.stamp != current) {
                     entry.stamp = current;
                     // a formula of one literal holds: the entry is listed under that literal, found
-                    if (!entry.admits(first, last) || entry.formula.id < 0 && !entry.formula.holds(found)
-                        || !entry.startsRight(text)) {
+                    if (!entry.shape.admits(first, last) || entry.formula.id < 0 && !entry.formula.holds(found)
+                        || !entry.shape.startsRight(text)) {
                         continue;
                     }
                     decide(entry, text, decidable, visit, matched);

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.re2j.PatternSyntaxException;
 import dev.bullet.record.FieldPath;
+import dev.bullet.regex.RegexSize;
 
 import java.util.ArrayList;
 import java.util.Arrays;

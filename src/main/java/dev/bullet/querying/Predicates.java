@@ -1,15 +1,15 @@
 package dev.bullet.querying;
 
-import dev.bullet.query.Values;
 import com.google.re2j.Pattern;
-import dev.bullet.index.RegexDfa;
-import dev.bullet.index.RegexGate;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
 import dev.bullet.query.ValueType;
+import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
+import dev.bullet.regex.RegexDfa;
+import dev.bullet.regex.RegexGate;
 
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.bullet.query;
 
 import dev.bullet.common.BulletError;
 import dev.bullet.common.Limits;
+import dev.bullet.regex.RegexSize;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

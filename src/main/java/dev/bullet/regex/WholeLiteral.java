@@ -1,4 +1,4 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 /**
  * An RLIKE pattern that is a literal, or a parenthesised alternation of literals, with nothing but {@code .*} around
@@ -8,7 +8,7 @@ package dev.bullet.index;
  * (no escapes): such a value holds no line break, which {@code .} would not match, and no character that folds onto
  * an ASCII letter other than the letter's own cases. Immutable.
  */
-final class WholeLiteral {
+public final class WholeLiteral {
     private enum Kind { EQUALS, PREFIX, SUFFIX, CONTAINS }
 
     private final Kind kind;
@@ -26,7 +26,7 @@ final class WholeLiteral {
     }
 
     /** The pattern's whole-literal form, or null when it is anything else. */
-    static WholeLiteral of(String pattern) {
+    public static WholeLiteral of(String pattern) {
         String p = pattern;
         boolean fold = p.startsWith("(?i)");
         if (fold) {
@@ -72,7 +72,7 @@ final class WholeLiteral {
     }
 
     /** Whether the pattern matches the whole ASCII text (see the class comment for which texts). */
-    boolean matches(CharSequence text) {
+    public boolean matches(CharSequence text) {
         for (String literal : literals) {
             if (matches(text, literal)) {
                 return true;

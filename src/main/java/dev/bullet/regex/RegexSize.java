@@ -1,4 +1,4 @@
-package dev.bullet.query;
+package dev.bullet.regex;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -10,14 +10,14 @@ import java.util.Deque;
  * escapes and character classes count 1, a group counts its content, a repetition {@code {n,m}} multiplies the item
  * before it by its largest count, alternatives add up. Saturates at {@link Long#MAX_VALUE}.
  */
-final class RegexSize {
+public final class RegexSize {
     /** The largest estimated program size a query may use. */
-    static final long MAX = 100_000;
+    public static final long MAX = 100_000;
 
     private RegexSize() {
     }
 
-    static long estimate(String p) {
+    public static long estimate(String p) {
         Deque<long[]> groups = new ArrayDeque<>(); // per open group: {sum so far}
         long sum = 0;
         long last = 0; // size of the item just before the current position (what a quantifier repeats)

@@ -1,27 +1,27 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 /**
  * ASCII bytes of a record read as text in place: the regex prefilter scans a record's string value through this
  * reused view instead of making it a {@code String}. The caller checks the bytes are ASCII without escapes
  * ({@code RawBytes.plainAscii}: then the text is exactly its bytes). Mutable, not thread-safe.
  */
-final class AsciiText implements CharSequence {
+public final class AsciiText implements CharSequence {
     private byte[] data;
     private int from;
     private int length;
 
-    AsciiText set(byte[] data, int from, int to) {
+    public AsciiText set(byte[] data, int from, int to) {
         this.data = data;
         this.from = from;
         this.length = to - from;
         return this;
     }
 
-    byte[] data() {
+    public byte[] data() {
         return data;
     }
 
-    int from() {
+    public int from() {
         return from;
     }
 

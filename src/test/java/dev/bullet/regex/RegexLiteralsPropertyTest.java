@@ -1,11 +1,11 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import dev.bullet.index.RegexLiterals.And;
-import dev.bullet.index.RegexLiterals.Literal;
-import dev.bullet.index.RegexLiterals.Or;
-import dev.bullet.index.RegexLiterals.Requirement;
+import dev.bullet.regex.RegexLiterals.And;
+import dev.bullet.regex.RegexLiterals.Literal;
+import dev.bullet.regex.RegexLiterals.Or;
+import dev.bullet.regex.RegexLiterals.Requirement;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.List;
  * <p>Written here rather than taken from {@code org.ahocorasick:ahocorasick}: that library allocates a result
  * collection and an object per match and per search, which is the hot path of a Filter task.
  */
-final class LiteralMatcher {
+public final class LiteralMatcher {
     private static final int[] NO_OUTPUT = new int[0];
     /** The class of each ASCII character, folding built in (an upper-case letter has its lower case's class). */
     private final char[] classOf = new char[128];
@@ -32,7 +32,7 @@ final class LiteralMatcher {
     private final int[][] outputs;
 
     /** @param literals folded, non-empty ASCII strings; a literal's id is its index */
-    LiteralMatcher(List<String> literals) {
+    public LiteralMatcher(List<String> literals) {
         this(literals, false);
     }
 
@@ -158,7 +158,7 @@ final class LiteralMatcher {
      * {@code list}; returns how many ids were appended. The caller clears {@code seen} afterwards. Text read in
      * place from a record's ASCII bytes is scanned as those bytes.
      */
-    int collect(CharSequence text, boolean[] seen, int[] list) {
+    public int collect(CharSequence text, boolean[] seen, int[] list) {
         int count = 0;
         int state = 0;
         int emitting = firstEmitting;
@@ -202,7 +202,7 @@ final class LiteralMatcher {
      * characters that fold onto ASCII letters (KELVIN SIGN to k, LATIN SMALL LETTER LONG S to s). Every other
      * character is itself: literals are ASCII, so no other character can be part of a literal's occurrence.
      */
-    static int fold(char c) {
+    public static int fold(char c) {
         if (c < 128) {
             return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
         }

@@ -1,8 +1,8 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
-import dev.bullet.index.RegexLiterals.And;
-import dev.bullet.index.RegexLiterals.Literal;
-import dev.bullet.index.RegexLiterals.Requirement;
+import dev.bullet.regex.RegexLiterals.And;
+import dev.bullet.regex.RegexLiterals.Literal;
+import dev.bullet.regex.RegexLiterals.Requirement;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 import com.google.re2j.Pattern;
 import org.junit.jupiter.api.Test;

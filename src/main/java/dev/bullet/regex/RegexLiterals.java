@@ -1,4 +1,4 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,23 +16,23 @@ import java.util.Set;
  * {@code \Q..\E}, a repeat after a flag group — gives "no requirement, any characters", and the pattern is then
  * evaluated on every value. Works on patterns RE2/J has accepted.
  */
-final class RegexLiterals {
+public final class RegexLiterals {
     /** Largest set of exact strings carried through a concatenation or an alternation before it becomes an OR. */
     private static final int MAX_EXACT = 16;
     /** Largest character class expanded into its characters as exact strings. */
     private static final int MAX_CLASS = 8;
 
     /** A formula over literal strings: a literal, an AND or an OR. */
-    sealed interface Requirement {
+    public sealed interface Requirement {
     }
 
-    record Literal(String text) implements Requirement {
+    public record Literal(String text) implements Requirement {
     }
 
-    record And(List<Requirement> parts) implements Requirement {
+    public record And(List<Requirement> parts) implements Requirement {
     }
 
-    record Or(List<Requirement> parts) implements Requirement {
+    public record Or(List<Requirement> parts) implements Requirement {
     }
 
     /**

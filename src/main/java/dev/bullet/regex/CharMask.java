@@ -1,4 +1,4 @@
-package dev.bullet.index;
+package dev.bullet.regex;
 
 /**
  * A set of case-folded characters ({@link LiteralMatcher#fold(char)}): each ASCII character, plus one bit for "any
