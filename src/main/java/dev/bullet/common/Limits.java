@@ -1,12 +1,9 @@
 package dev.bullet.common;
 
-import dev.bullet.config.BulletSettings;
-import dev.bullet.config.SettingsTable;
-
 import java.io.Serializable;
 
 /**
- * The bounds on what users send (issue 11, README "Bounds"), enforced the same way by the topology, the REST service
+ * The bounds on what users send (README "Bounds"), enforced the same way by the topology, the REST service
  * and the offline runner. A record over a bound is counted as malformed and skipped; a query over a bound is invalid
  * (400 / an error result) with every problem listed.
  *
@@ -19,14 +16,10 @@ import java.io.Serializable;
  */
 public record Limits(int queryDepth, int queryClauses, int queryValues, int regexLength, int recordDepth,
                      int recordBytes) implements Serializable {
+    /** The bounds when nothing is configured: the defaults of their settings ({@code dev.bullet.config.SettingsTable}). */
+    public static final Limits DEFAULTS = new Limits(64, 1000, 10_000, 1000, 128, 1_048_576);
 
     public static Limits defaults() {
-        return from(BulletSettings.defaults());
-    }
-
-    public static Limits from(BulletSettings s) {
-        return new Limits(s.getInt(SettingsTable.QUERY_MAX_DEPTH), s.getInt(SettingsTable.QUERY_MAX_CLAUSES),
-                          s.getInt(SettingsTable.QUERY_MAX_VALUES), s.getInt(SettingsTable.QUERY_MAX_REGEX_LENGTH),
-                          s.getInt(SettingsTable.RECORD_MAX_DEPTH), s.getInt(SettingsTable.RECORD_MAX_BYTES));
+        return DEFAULTS;
     }
 }

@@ -1,5 +1,6 @@
 package dev.bullet.config;
 
+import dev.bullet.common.Limits;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -104,6 +105,13 @@ public final class BulletSettings implements Serializable {
     /** A builder for more layers, or YAML given as text. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The bounds on what users send ({@link Limits}), from their settings. */
+    public Limits limits() {
+        return new Limits(getInt(SettingsTable.QUERY_MAX_DEPTH), getInt(SettingsTable.QUERY_MAX_CLAUSES),
+                          getInt(SettingsTable.QUERY_MAX_VALUES), getInt(SettingsTable.QUERY_MAX_REGEX_LENGTH),
+                          getInt(SettingsTable.RECORD_MAX_DEPTH), getInt(SettingsTable.RECORD_MAX_BYTES));
     }
 
     /** The value of an {@code INT} key. */

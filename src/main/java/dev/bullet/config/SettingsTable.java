@@ -1,5 +1,7 @@
 package dev.bullet.config;
 
+import dev.bullet.common.Limits;
+
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -158,9 +160,9 @@ public final class SettingsTable {
                 + "this only paces an idle spout (and its acks while idle).");
         t.define(DATASOURCE_SPOUT_BATCH_SIZE, INT, 1000, between(1, 100_000),
                 "Most messages in one spout tuple; topology max spout pending counts these batches.");
-        t.define(RECORD_MAX_BYTES, INT, 1_048_576, between(16, 64 * 1_048_576),
+        t.define(RECORD_MAX_BYTES, INT, Limits.DEFAULTS.recordBytes(), between(16, 64 * 1_048_576),
                 "Largest record, bytes; a larger message is counted in bullet_records_malformed, logged and skipped.");
-        t.define(RECORD_MAX_DEPTH, INT, 128, between(1, 500),
+        t.define(RECORD_MAX_DEPTH, INT, Limits.DEFAULTS.recordDepth(), between(1, 500),
                 "Deepest nesting of a record (the record object is level 1); deeper ones are counted as malformed, "
                         + "logged and skipped.");
         t.define(DATASOURCE_SPOUT_CLASS_NAME, STRING, "", ANY,
@@ -226,13 +228,13 @@ public final class SettingsTable {
                 "Decimal places of DISTRIBUTION points generated from numberOfPoints or start/end/increment.");
         t.define(QUERY_WINDOW_MIN_EMIT_EVERY, LONG, 1000, atLeast(1),
                 "Shortest time window, ms; shorter windows are raised to it.");
-        t.define(QUERY_MAX_DEPTH, INT, 64, between(4, 1000),
+        t.define(QUERY_MAX_DEPTH, INT, Limits.DEFAULTS.queryDepth(), between(4, 1000),
                 "Deepest JSON nesting of a query (the query object is level 1; each AND/OR/NOT adds 2); deeper is 400.");
-        t.define(QUERY_MAX_CLAUSES, INT, 1000, between(1, 1_000_000),
+        t.define(QUERY_MAX_CLAUSES, INT, Limits.DEFAULTS.queryClauses(), between(1, 1_000_000),
                 "Most clauses (relational and logical, HAVING included) in one query; more is 400.");
-        t.define(QUERY_MAX_VALUES, INT, 10_000, between(1, 10_000_000),
+        t.define(QUERY_MAX_VALUES, INT, Limits.DEFAULTS.queryValues(), between(1, 10_000_000),
                 "Most entries in the values lists of one query, all clauses together; more is 400.");
-        t.define(QUERY_MAX_REGEX_LENGTH, INT, 1000, between(1, 1_000_000),
+        t.define(QUERY_MAX_REGEX_LENGTH, INT, Limits.DEFAULTS.regexLength(), between(1, 1_000_000),
                 "Longest RLIKE pattern, characters; longer is 400.");
         t.define(QUERY_RATE_LIMIT_ENABLE, BOOLEAN, true, ANY,
                 "Stop queries that emit results too fast, with an error result.");

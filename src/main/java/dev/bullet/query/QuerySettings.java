@@ -48,7 +48,7 @@ public record QuerySettings(long defaultDurationMs, long maxDurationMs,
                                  s.getBoolean(SettingsTable.RESULT_METADATA_ENABLE),
                                  s.getStringMap(SettingsTable.RESULT_METADATA_METRICS),
                                  s.getBoolean(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE),
-                                 s.getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY), Limits.from(s));
+                                 s.getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY), s.limits());
     }
 
     /** The output name of a metadata concept (SPEC §6.8), honouring {@code bullet.result.metadata.metrics}. */

@@ -3,6 +3,7 @@ package dev.bullet.storm;
 import dev.bullet.common.Clock;
 import dev.bullet.common.Limits;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.querying.ReplayWait;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import dev.bullet.storm.TopologyNames.Components;

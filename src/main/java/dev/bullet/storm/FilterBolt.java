@@ -5,6 +5,7 @@ import dev.bullet.metrics.LatencyHistogram;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
+import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
 import dev.bullet.record.Record;
 import dev.bullet.storm.TopologyNames.Components;

@@ -4,6 +4,7 @@ import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;

@@ -1,7 +1,8 @@
 package dev.bullet.storm;
 
-import dev.bullet.ingest.KafkaSpoutConfig;
+import dev.bullet.ingest.BatchKeyCounter;
 import dev.bullet.ingest.KafkaBatchReader;
+import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import org.junit.jupiter.api.Test;
 

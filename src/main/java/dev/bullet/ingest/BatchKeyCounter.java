@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.ingest;
 
 import java.util.SplittableRandom;
 
@@ -9,18 +9,18 @@ import java.util.SplittableRandom;
  * keys cost memory per batch. Two spout instances share a prefix with probability 2^-32 per pair. Never 0 (0 means
  * "no key"). Not thread-safe.
  */
-final class BatchKeyCounter {
+public final class BatchKeyCounter {
     private static final long LOW = 0xFFFF_FFFFL;
     private final SplittableRandom random;
     private long prefix;
     private long next;
 
-    BatchKeyCounter(SplittableRandom random) {
+    public BatchKeyCounter(SplittableRandom random) {
         this.random = random;
         newPrefix();
     }
 
-    long next() {
+    public long next() {
         if (next > LOW) {
             newPrefix(); // 2^32 batches later: a fresh prefix, so no key comes twice
         }

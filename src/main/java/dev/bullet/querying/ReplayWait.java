@@ -1,4 +1,4 @@
-package dev.bullet.storm;
+package dev.bullet.querying;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -9,9 +9,9 @@ import java.util.Set;
  * replay, or {@value #MAX_WAIT_MS} ms passed (a Join task that never answers must not stall the records forever).
  * Not thread-safe: one task.
  */
-final class ReplayWait {
-    static final long HELLO_INTERVAL_MS = 1_000;
-    static final long MAX_WAIT_MS = 60_000;
+public final class ReplayWait {
+    public static final long HELLO_INTERVAL_MS = 1_000;
+    public static final long MAX_WAIT_MS = 60_000;
 
     private final int joinTasks;
     private final Set<Integer> ended = new HashSet<>();
@@ -19,13 +19,13 @@ final class ReplayWait {
     private long lastHello;
     private boolean done;
 
-    ReplayWait(int joinTasks) {
+    public ReplayWait(int joinTasks) {
         this.joinTasks = joinTasks;
         this.done = joinTasks == 0;
     }
 
     /** Whether to say hello now (the first call always does); notes that it is said. */
-    boolean helloDue(long now) {
+    public boolean helloDue(long now) {
         if (firstHello < 0) {
             firstHello = now;
             lastHello = now;
@@ -43,7 +43,7 @@ final class ReplayWait {
     }
 
     /** Join task {@code task} replayed every query it owns. */
-    void ended(int task) {
+    public void ended(int task) {
         ended.add(task);
         if (ended.size() >= joinTasks) {
             done = true;
@@ -51,7 +51,7 @@ final class ReplayWait {
     }
 
     /** Whether some Join task has not replayed its queries yet. */
-    boolean waiting() {
+    public boolean waiting() {
         return !done;
     }
 }
