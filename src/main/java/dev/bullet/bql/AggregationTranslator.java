@@ -125,6 +125,29 @@ final class AggregationTranslator extends ClauseTranslator {
     void group(JsonObject json, JsonArray post, List<Expr> aggregates) {
         JsonObject fields = new JsonObject();
         Map<String, String> columns = new LinkedHashMap<>();
+        groupFields(fields, columns);
+        JsonArray operations = groupOperations(aggregates, columns);
+        checkGroupSelect(columns);
+        having(post, columns);
+        Map<String, String> outputs = groupComputations(post, columns);
+        postAggregations.orderBy(post, outputs.keySet());
+        checkGroupColumnsSelected(columns);
+        JsonObject aggregation = new JsonObject();
+        aggregation.addProperty("type", "GROUP");
+        sizeFromLimit(aggregation);
+        if (fields.size() > 0) {
+            aggregation.add("fields", fields);
+        }
+        if (!operations.isEmpty()) {
+            JsonObject attributes = new JsonObject();
+            attributes.add("operations", operations);
+            aggregation.add("attributes", attributes);
+        }
+        json.add("aggregation", aggregation);
+    }
+
+    /** The GROUP BY fields into {@code fields} (path → output name) and {@code columns} (output → BQL name). */
+    private void groupFields(JsonObject fields, Map<String, String> columns) {
         for (Expr g : q.groupBy()) {
             Expr e = strip(g);
             if (!(e instanceof Field f)) {
@@ -138,6 +161,10 @@ final class AggregationTranslator extends ClauseTranslator {
             fields.addProperty(path(f), out);
             columns.put(out, f.name());
         }
+    }
+
+    /** The GROUP operations of the aggregates, each added to {@code columns} (output → BQL name). */
+    private JsonArray groupOperations(List<Expr> aggregates, Map<String, String> columns) {
         JsonArray operations = new JsonArray();
         for (Expr a : aggregates) {
             Aggregate agg = (Aggregate) a;
@@ -159,7 +186,11 @@ final class AggregationTranslator extends ClauseTranslator {
             columns.put(out, name(agg));
             operations.add(op);
         }
-        Map<String, String> outputs = new LinkedHashMap<>(columns);
+        return operations;
+    }
+
+    /** Every select item of a GROUP is a grouped field, an aggregate, or arithmetic over them. */
+    private void checkGroupSelect(Map<String, String> columns) {
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
             String out = outputName(item);
@@ -170,11 +201,15 @@ final class AggregationTranslator extends ClauseTranslator {
                 error(item.pos(), f.name() + " is selected but neither grouped nor aggregated",
                       "Add " + f.name() + " to GROUP BY, or aggregate it: MIN(" + f.name() + ")");
             } else if (isArithmetic(e)) {
-                // computed below, after HAVING
+                // computed by groupComputations, after HAVING
             } else {
                 unsupportedInSelect(item);
             }
         }
+    }
+
+    /** HAVING as a post-aggregation over the result columns. */
+    private void having(JsonArray post, Map<String, String> columns) {
         if (q.having() != null) {
             JsonObject clause = filters.clause(q.having(), false, columns, "HAVING");
             if (clause != null) {
@@ -184,6 +219,11 @@ final class AggregationTranslator extends ClauseTranslator {
                 post.add(having);
             }
         }
+    }
+
+    /** Arithmetic select items as COMPUTATION steps; the result's columns (output names) after them. */
+    private Map<String, String> groupComputations(JsonArray post, Map<String, String> columns) {
+        Map<String, String> outputs = new LinkedHashMap<>(columns);
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
             if (isArithmetic(e) && !(e instanceof Field) && !(e instanceof Aggregate)) {
@@ -198,7 +238,11 @@ final class AggregationTranslator extends ClauseTranslator {
                 }
             }
         }
-        postAggregations.orderBy(post, outputs.keySet());
+        return outputs;
+    }
+
+    /** Every grouped field and aggregate is selected: the model cannot drop a column after using it. */
+    private void checkGroupColumnsSelected(Map<String, String> columns) {
         Set<String> selected = q.select().stream().map(BqlNames::outputName).collect(Collectors.toSet());
         for (Map.Entry<String, String> column : columns.entrySet()) {
             if (!selected.contains(column.getKey())) {
@@ -207,18 +251,6 @@ final class AggregationTranslator extends ClauseTranslator {
                       "Add " + column.getValue() + " to the SELECT list");
             }
         }
-        JsonObject aggregation = new JsonObject();
-        aggregation.addProperty("type", "GROUP");
-        sizeFromLimit(aggregation);
-        if (fields.size() > 0) {
-            aggregation.add("fields", fields);
-        }
-        if (!operations.isEmpty()) {
-            JsonObject attributes = new JsonObject();
-            attributes.add("operations", operations);
-            aggregation.add("attributes", attributes);
-        }
-        json.add("aggregation", aggregation);
     }
 
     void countDistinct(JsonObject json, JsonArray post, CountDistinct cd, List<Expr> aggregates) {

@@ -69,19 +69,7 @@ final class FilterTranslator extends ClauseTranslator {
     JsonObject clause(Expr e, boolean negate, Map<String, String> columns, String where) {
         e = strip(e);
         if (e instanceof Binary b && (b.op().equals("AND") || b.op().equals("OR"))) {
-            boolean and = b.op().equals("AND") != negate;
-            JsonObject left = clause(b.left(), negate, columns, where);
-            JsonObject right = clause(b.right(), negate, columns, where);
-            if (left == null || right == null) {
-                return null;
-            }
-            JsonArray clauses = new JsonArray();
-            clauses.add(left);
-            clauses.add(right);
-            JsonObject o = new JsonObject();
-            o.addProperty("operation", and ? "AND" : "OR");
-            o.add("clauses", clauses);
-            return o;
+            return junction(b, negate, columns, where);
         }
         if (e instanceof Unary u && u.op().equals("NOT")) {
             return clause(u.operand(), !negate, columns, where);
@@ -105,32 +93,64 @@ final class FilterTranslator extends ClauseTranslator {
             return relational(field, b.not() != negate ? "!=" : "==", values);
         }
         if (e instanceof Binary b && b.op().equals("RLIKE")) {
-            String field = operandField(b.left(), columns, where);
-            Expr right = strip(b.right());
-            JsonArray values = b.modifier() != null ? literalList(right, where, "RLIKE ANY")
-                    : right instanceof Literal l && l.value() instanceof String ? single(l.value().toString()) : null;
-            if (values == null && b.modifier() == null) {
-                error(b.right().pos(), "RLIKE takes a pattern in single quotes, got " + name(b.right()),
-                      "Write field RLIKE '.*text.*'");
-            }
-            if (field == null || values == null) {
-                return null;
-            }
-            return negatable(field, relational(field, "RLIKE", values), b.not() != negate);
+            return rlike(b, negate, columns, where);
         }
         if (e instanceof Call c && Set.of("SIZEIS", "CONTAINSKEY", "CONTAINSVALUE").contains(c.function())) {
-            String field = operandField(c.args().get(0), columns, where);
-            Expr arg = strip(c.args().get(1));
-            if (!(arg instanceof Literal l) || l.value() == null) {
-                error(arg.pos(), c.function() + " takes a literal as its second argument, got " + name(arg),
-                      "Write " + c.function() + "(field, " + (c.function().equals("SIZEIS") ? "3" : "'key'") + ")");
-                return null;
-            }
-            if (field == null) {
-                return null;
-            }
-            return negatable(field, relational(field, c.function(), single(literalText(l))), negate);
+            return collectionTest(c, negate, columns, where);
         }
+        return unsupportedCondition(e, where);
+    }
+
+    /** AND or OR of two conditions; under {@code negate}, the other one of them over the negated conditions. */
+    private JsonObject junction(Binary b, boolean negate, Map<String, String> columns, String where) {
+        boolean and = b.op().equals("AND") != negate;
+        JsonObject left = clause(b.left(), negate, columns, where);
+        JsonObject right = clause(b.right(), negate, columns, where);
+        if (left == null || right == null) {
+            return null;
+        }
+        JsonArray clauses = new JsonArray();
+        clauses.add(left);
+        clauses.add(right);
+        JsonObject o = new JsonObject();
+        o.addProperty("operation", and ? "AND" : "OR");
+        o.add("clauses", clauses);
+        return o;
+    }
+
+    /** {@code field RLIKE 'pattern'} and {@code field RLIKE ANY ('p1', 'p2')}. */
+    private JsonObject rlike(Binary b, boolean negate, Map<String, String> columns, String where) {
+        String field = operandField(b.left(), columns, where);
+        Expr right = strip(b.right());
+        JsonArray values = b.modifier() != null ? literalList(right, where, "RLIKE ANY")
+                : right instanceof Literal l && l.value() instanceof String ? single(l.value().toString()) : null;
+        if (values == null && b.modifier() == null) {
+            error(b.right().pos(), "RLIKE takes a pattern in single quotes, got " + name(b.right()),
+                  "Write field RLIKE '.*text.*'");
+        }
+        if (field == null || values == null) {
+            return null;
+        }
+        return negatable(field, relational(field, "RLIKE", values), b.not() != negate);
+    }
+
+    /** {@code SIZEIS(field, n)}, {@code CONTAINSKEY(field, 'k')}, {@code CONTAINSVALUE(field, v)}. */
+    private JsonObject collectionTest(Call c, boolean negate, Map<String, String> columns, String where) {
+        String field = operandField(c.args().get(0), columns, where);
+        Expr arg = strip(c.args().get(1));
+        if (!(arg instanceof Literal l) || l.value() == null) {
+            error(arg.pos(), c.function() + " takes a literal as its second argument, got " + name(arg),
+                  "Write " + c.function() + "(field, " + (c.function().equals("SIZEIS") ? "3" : "'key'") + ")");
+            return null;
+        }
+        if (field == null) {
+            return null;
+        }
+        return negatable(field, relational(field, c.function(), single(literalText(l))), negate);
+    }
+
+    /** Null, with the error for a condition the model has no clause for. */
+    private JsonObject unsupportedCondition(Expr e, String where) {
         if (e instanceof Unsupported u) {
             error(u.pos(), u.what() + " is not supported", u.resolution());
             return null;
@@ -145,6 +165,7 @@ final class FilterTranslator extends ClauseTranslator {
         return null;
     }
 
+    /** A comparison ({@code = != < <= > >=}, optionally with ANY/ALL), the literal moved to the right. */
     private JsonObject comparison(Binary b, boolean negate, Map<String, String> columns, String where) {
         Expr left = strip(b.left());
         Expr right = strip(b.right());
@@ -161,67 +182,18 @@ final class FilterTranslator extends ClauseTranslator {
                 default -> op;
             };
         }
-        if (left instanceof Unary u && u.op().equals("SIZEOF") && (op.equals("=") || op.equals("!=")) && b.modifier() == null) {
-            String field = operandField(u.operand(), columns, where);
-            if (!(right instanceof Literal l) || !(l.value() instanceof Integer || l.value() instanceof Long)) {
-                error(right.pos(), "SIZEOF compares with a whole number, got " + name(right), "Write SIZEOF(field) = 3");
-                return null;
-            }
-            if (field == null) {
-                return null;
-            }
-            return negatable(field, relational(field, "SIZEIS", single(l.value().toString())), op.equals("!=") != negate);
-        }
         if (left instanceof Unary u && u.op().equals("SIZEOF")) {
-            error(b.pos(), "SIZEOF(...) " + op + " is not supported, only SIZEOF(field) = n and != n",
-                  "Write SIZEOF(field) = 3, or combine several with OR");
-            return null;
+            return sizeOf(b, u, right, op, negate, columns, where);
         }
         String field = operandField(left, columns, where);
         if (field == null) {
             return null;
         }
-        JsonArray values;
         if (b.modifier() != null) {
-            boolean any = b.modifier().equals("ANY");
-            if (!(any && !op.equals("!=") || !any && op.equals("!="))) {
-                error(b.pos(), op + " " + b.modifier() + " is not supported",
-                      "Use = ANY, <, <=, >, >= ANY (true when one value compares true), or != ALL (equal to none)");
-                return null;
-            }
-            values = literalList(right, where, op + " " + b.modifier());
-            if (values == null) {
-                return null;
-            }
-            if (negate) {
-                if (!op.equals("=") && !op.equals("!=")) {
-                    error(b.pos(), "NOT of " + op + " " + b.modifier() + " is not supported", "Write the opposite comparison with ALL/ANY");
-                    return null;
-                }
-                op = op.equals("=") ? "!=" : "=";
-            }
-            return relational(field, op.equals("=") ? "==" : op, values);
+            return quantified(b, field, right, op, negate, where);
         }
-        if (right instanceof Literal l) {
-            if (l.value() == null) {
-                error(right.pos(), "comparing with NULL is never true in BQL", "Write " + name(left) + " IS NULL or IS NOT NULL");
-                return null;
-            }
-            values = new JsonArray();
-            values.add(typedValue(l));
-        } else if (right instanceof Field || columns != null) {
-            String other = operandField(right, columns, where);
-            if (other == null) {
-                return null;
-            }
-            JsonObject value = new JsonObject();
-            value.addProperty("kind", "FIELD");
-            value.addProperty("value", other);
-            values = new JsonArray();
-            values.add(value);
-        } else {
-            error(right.pos(), "comparing with " + name(right) + " in " + where + " is not supported",
-                  "Compare with a literal ('text', 5, 2.5, true) or another field");
+        JsonArray values = comparedValue(left, right, columns, where);
+        if (values == null) {
             return null;
         }
         if (negate) {
@@ -235,6 +207,73 @@ final class FilterTranslator extends ClauseTranslator {
             };
         }
         return relational(field, op.equals("=") ? "==" : op, values);
+    }
+
+    /** {@code SIZEOF(field) = n} and {@code != n} as SIZEIS; any other comparison of SIZEOF is an error. */
+    private JsonObject sizeOf(Binary b, Unary u, Expr right, String op, boolean negate, Map<String, String> columns,
+                              String where) {
+        if ((op.equals("=") || op.equals("!=")) && b.modifier() == null) {
+            String field = operandField(u.operand(), columns, where);
+            if (!(right instanceof Literal l) || !(l.value() instanceof Integer || l.value() instanceof Long)) {
+                error(right.pos(), "SIZEOF compares with a whole number, got " + name(right), "Write SIZEOF(field) = 3");
+                return null;
+            }
+            if (field == null) {
+                return null;
+            }
+            return negatable(field, relational(field, "SIZEIS", single(l.value().toString())), op.equals("!=") != negate);
+        }
+        error(b.pos(), "SIZEOF(...) " + op + " is not supported, only SIZEOF(field) = n and != n",
+              "Write SIZEOF(field) = 3, or combine several with OR");
+        return null;
+    }
+
+    /** {@code field op ANY (...)} (true when one value compares true) and {@code field != ALL (...)}. */
+    private JsonObject quantified(Binary b, String field, Expr right, String op, boolean negate, String where) {
+        boolean any = b.modifier().equals("ANY");
+        if (!(any && !op.equals("!=") || !any && op.equals("!="))) {
+            error(b.pos(), op + " " + b.modifier() + " is not supported",
+                  "Use = ANY, <, <=, >, >= ANY (true when one value compares true), or != ALL (equal to none)");
+            return null;
+        }
+        JsonArray values = literalList(right, where, op + " " + b.modifier());
+        if (values == null) {
+            return null;
+        }
+        if (negate) {
+            if (!op.equals("=") && !op.equals("!=")) {
+                error(b.pos(), "NOT of " + op + " " + b.modifier() + " is not supported", "Write the opposite comparison with ALL/ANY");
+                return null;
+            }
+            op = op.equals("=") ? "!=" : "=";
+        }
+        return relational(field, op.equals("=") ? "==" : op, values);
+    }
+
+    /** The right side of a plain comparison: a typed literal, or another field or result column; null with an error. */
+    private JsonArray comparedValue(Expr left, Expr right, Map<String, String> columns, String where) {
+        JsonArray values = new JsonArray();
+        if (right instanceof Literal l) {
+            if (l.value() == null) {
+                error(right.pos(), "comparing with NULL is never true in BQL", "Write " + name(left) + " IS NULL or IS NOT NULL");
+                return null;
+            }
+            values.add(typedValue(l));
+        } else if (right instanceof Field || columns != null) {
+            String other = operandField(right, columns, where);
+            if (other == null) {
+                return null;
+            }
+            JsonObject value = new JsonObject();
+            value.addProperty("kind", "FIELD");
+            value.addProperty("value", other);
+            values.add(value);
+        } else {
+            error(right.pos(), "comparing with " + name(right) + " in " + where + " is not supported",
+                  "Compare with a literal ('text', 5, 2.5, true) or another field");
+            return null;
+        }
+        return values;
     }
 
     /** A record field (WHERE) or a result column (HAVING) used as a clause's field, or null with an error. */
