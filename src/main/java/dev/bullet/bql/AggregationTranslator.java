@@ -43,6 +43,7 @@ final class AggregationTranslator extends ClauseTranslator {
         this.filters = filters;
         this.postAggregations = postAggregations;
     }
+
     /** Output name of each group field (by its BQL name) or aggregate (by its BQL name). */
     private String aliasOf(Expr e) {
         String n = name(strip(e));

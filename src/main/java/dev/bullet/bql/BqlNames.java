@@ -28,6 +28,7 @@ final class BqlNames {
 
     private BqlNames() {
     }
+
     /** The column name bullet-bql gives an expression (its ExpressionFormatter without quoting). */
     static String name(Expr e) {
         if (e instanceof Field f) {

@@ -34,6 +34,7 @@ final class FilterTranslator extends ClauseTranslator {
     FilterTranslator(TranslationContext ctx) {
         super(ctx);
     }
+
     JsonArray filters() {
         if (q.where() == null) {
             return null;

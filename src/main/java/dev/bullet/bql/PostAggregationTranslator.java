@@ -29,6 +29,7 @@ final class PostAggregationTranslator extends ClauseTranslator {
     PostAggregationTranslator(TranslationContext ctx) {
         super(ctx);
     }
+
     void orderBy(JsonArray post, Set<String> columns) {
         if (q.orderBy().isEmpty()) {
             return;

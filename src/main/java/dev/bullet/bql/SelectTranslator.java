@@ -34,6 +34,7 @@ final class SelectTranslator extends ClauseTranslator {
         super(ctx);
         this.postAggregations = postAggregations;
     }
+
     void select(JsonObject json, JsonArray post) {
         JsonObject fields = new JsonObject();
         Map<String, String> outputs = new LinkedHashMap<>();
