@@ -50,6 +50,7 @@ final class ExpressionParser {
         return list;
     }
 
+    /** One expression, at the loosest precedence (OR). */
     Expr expression() {
         return level(OR);
     }

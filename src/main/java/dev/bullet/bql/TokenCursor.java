@@ -28,14 +28,17 @@ final class TokenCursor {
         this.tokens = tokens;
     }
 
+    /** The current token, not consumed. */
     Token peek() {
         return tokens.get(next);
     }
 
+    /** The token {@code ahead} after the current one, or the END token past the end. */
     Token peek(int ahead) {
         return tokens.get(Math.min(next + ahead, tokens.size() - 1));
     }
 
+    /** Consumes and returns the current token; END is never consumed. */
     Token advance() {
         Token t = tokens.get(next);
         if (t.kind() != Kind.END) {
@@ -78,6 +81,7 @@ final class TokenCursor {
         return advance();
     }
 
+    /** The error "expected ..., found ..." at the current token, to throw. */
     BqlSyntaxException expected(String... what) {
         Token t = peek();
         String list = what.length == 1 ? what[0]
@@ -87,6 +91,7 @@ final class TokenCursor {
                                       + " here (the BQL grammar is in the README)");
     }
 
+    /** Consumes a whole number, {@code what} naming it in the error when there is none. */
     long wholeNumber(String what) {
         Token t = peek();
         if (t.kind() != Kind.INTEGER) {
@@ -100,11 +105,13 @@ final class TokenCursor {
         }
     }
 
+    /** Whether {@code t} can be a name (an alias) here: not reserved, nor a clause keyword. */
     boolean isIdentifier(Token t) {
         return t.kind() == Kind.QUOTED_NAME || t.kind() == Kind.WORD && !RESERVED.contains(t.upper())
                && !Set.of("FROM", "LIMIT", "WINDOWING").contains(t.upper());
     }
 
+    /** Consumes a name: a quoted name or a word that is not reserved. */
     String identifier(String what) {
         Token t = peek();
         if (t.kind() == Kind.QUOTED_NAME || t.kind() == Kind.WORD && !RESERVED.contains(t.upper())) {
@@ -114,6 +121,7 @@ final class TokenCursor {
         throw expected(what);
     }
 
+    /** The error that a construct is not supported, at the current token, to throw. */
     BqlSyntaxException unsupported(String what, String resolution) {
         Token t = peek();
         return new BqlSyntaxException(t.line(), t.column(), what + " is not supported", resolution);
