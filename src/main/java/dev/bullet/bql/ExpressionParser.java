@@ -1,0 +1,458 @@
+package dev.bullet.bql;
+
+import static dev.bullet.bql.TokenCursor.RESERVED;
+import static dev.bullet.bql.TokenCursor.pos;
+
+import dev.bullet.bql.BqlAst.Expr;
+import dev.bullet.bql.BqlAst.Pos;
+import dev.bullet.bql.BqlLexer.Kind;
+import dev.bullet.bql.BqlLexer.Token;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The expressions of bullet-bql 1.3's grammar, by recursive descent with bullet-bql's operator precedence: a prefix
+ * {@code NOT} or {@code SIZEOF} without parentheses binds to the next operand only, then {@code IS NULL},
+ * {@code * / %}, {@code + -}, comparisons, {@code = !=}, {@code RLIKE}, {@code IN}, {@code BETWEEN}, {@code AND},
+ * {@code XOR}, {@code OR} (all left-associative). Also the aggregates (COUNT, SUM, ..., COUNT(DISTINCT ...),
+ * QUANTILE/FREQ/CUMFREQ, TOP) and fields ({@code a.b}, {@code a[0]}, {@code a['k']}).
+ *
+ * <p>Constructs that the grammar has but the model cannot run (BETWEEN, CAST, NOW, type annotations, computed keys)
+ * are parsed and left as {@link BqlAst.Unsupported} for the translator to report with a resolution.
+ */
+final class ExpressionParser {
+    private static final Set<String> ONE_ARGUMENT_FUNCTIONS = Set.of("ABS", "TRIM", "LOWER", "UPPER", "HASH");
+    private static final int MUL = 0;
+    private static final int ADD = 1;
+    private static final int COMPARE = 2;
+    private static final int EQUAL = 3;
+    private static final int RLIKE = 4;
+    private static final int IN = 5;
+    private static final int BETWEEN = 6;
+    private static final int AND = 7;
+    private static final int XOR = 8;
+    private static final int OR = 9;
+
+    private final TokenCursor in;
+
+    ExpressionParser(TokenCursor in) {
+        this.in = in;
+    }
+
+    /** One or more expressions separated by commas. */
+    List<Expr> expressionList() {
+        List<Expr> list = new ArrayList<>();
+        do {
+            list.add(expression());
+        } while (in.acceptSymbol(","));
+        return list;
+    }
+
+    /** One expression, at the loosest precedence (OR). */
+    Expr expression() {
+        return level(OR);
+    }
+
+    /** The operators of one precedence level (MUL the tightest, OR the loosest) over the operands of the next. */
+    private Expr level(int level) {
+        if (level < MUL) {
+            return postfix();
+        }
+        Expr left = level(level - 1);
+        while (true) {
+            Token t = in.peek();
+            Pos p = left.pos();
+            Expr extended = switch (level) {
+                case MUL, ADD -> arithmetic(level, t, left, p);
+                case COMPARE, EQUAL -> comparison(level, t, left, p);
+                case RLIKE, IN, BETWEEN -> predicate(level, t, left, p);
+                default -> logical(level, t, left, p);
+            };
+            if (extended == null) {
+                return left;
+            }
+            left = extended;
+        }
+    }
+
+    /** {@code left * / % right} or {@code left + - right}, or null when {@code t} is not such an operator. */
+    private Expr arithmetic(int level, Token t, Expr left, Pos p) {
+        Set<String> ops = level == MUL ? Set.of("*", "/", "%") : Set.of("+", "-");
+        if (t.kind() != Kind.SYMBOL || !ops.contains(t.text())) {
+            return null;
+        }
+        in.advance();
+        return new BqlAst.Binary(t.text(), null, false, left, level(level - 1), p);
+    }
+
+    /** A comparison, optionally with ANY or ALL, or null when {@code t} is not a comparison operator. */
+    private Expr comparison(int level, Token t, Expr left, Pos p) {
+        Set<String> ops = level == COMPARE ? Set.of("<", "<=", ">", ">=") : Set.of("=", "==", "!=", "<>");
+        if (t.kind() != Kind.SYMBOL || !ops.contains(t.text())) {
+            return null;
+        }
+        in.advance();
+        String op = switch (t.text()) {
+            case "==" -> "=";
+            case "<>" -> "!=";
+            default -> t.text();
+        };
+        String modifier = in.peek().is("ANY") || in.peek().is("ALL") ? in.advance().upper() : null;
+        return new BqlAst.Binary(op, modifier, false, left, level(level - 1), p);
+    }
+
+    /** {@code [NOT] RLIKE [ANY]}, {@code [NOT] IN} or {@code [NOT] BETWEEN}, or null when {@code t} starts none. */
+    private Expr predicate(int level, Token t, Expr left, Pos p) {
+        String word = level == RLIKE ? "RLIKE" : level == IN ? "IN" : "BETWEEN";
+        boolean not = t.is("NOT") && in.peek(1).is(word);
+        if (!not && !t.is(word)) {
+            return null;
+        }
+        if (not) {
+            in.advance();
+        }
+        in.advance();
+        return switch (level) {
+            case RLIKE -> {
+                String modifier = in.acceptWord("ANY") ? "ANY" : null;
+                yield new BqlAst.Binary("RLIKE", modifier, not, left, level(level - 1), p);
+            }
+            case IN -> new BqlAst.Binary("IN", null, not, left, inList(), p);
+            default -> {
+                in.expectSymbol("(");
+                expression();
+                in.expectSymbol(",");
+                expression();
+                in.expectSymbol(")");
+                yield new BqlAst.Unsupported("BETWEEN", "Write x >= low AND x <= high", p);
+            }
+        };
+    }
+
+    /** {@code AND}, {@code XOR} or {@code OR}, or null when {@code t} is not the level's word. */
+    private Expr logical(int level, Token t, Expr left, Pos p) {
+        String word = level == AND ? "AND" : level == XOR ? "XOR" : "OR";
+        if (!t.is(word)) {
+            return null;
+        }
+        in.advance();
+        return new BqlAst.Binary(word, null, false, left, level(level - 1), p);
+    }
+
+    private Expr inList() {
+        Token start = in.peek();
+        if (in.acceptSymbol("(")) {
+            List<Expr> items = expressionList();
+            in.expectSymbol(")");
+            return new BqlAst.ListExpr(items, true, pos(start));
+        }
+        return level(IN - 1);
+    }
+
+    /** A primary expression followed by any {@code IS [NOT] NULL} and {@code : type}. */
+    private Expr postfix() {
+        Expr e = primary();
+        while (true) {
+            Token t = in.peek();
+            if (t.is("IS")) {
+                in.advance();
+                boolean not = in.acceptWord("NOT");
+                in.expectWord("NULL");
+                e = new BqlAst.IsNull(e, not, pos(t));
+            } else if (t.isSymbol(":")) {
+                in.advance();
+                while (in.isIdentifier(in.peek()) || RESERVED.contains(in.peek().upper()) || in.peek().isSymbol("[") || in.peek().isSymbol("]")) {
+                    in.advance();
+                }
+                e = new BqlAst.Unsupported("a type annotation (field : TYPE)",
+                                           "Remove ': TYPE': values are compared after casting to the field's type", pos(t));
+            } else {
+                return e;
+            }
+        }
+    }
+
+    private Expr primary() {
+        Token t = in.peek();
+        Pos p = pos(t);
+        switch (t.kind()) {
+            case STRING:
+                in.advance();
+                return new BqlAst.Literal(t.text(), p);
+            case INTEGER:
+            case LONG:
+            case DOUBLE:
+            case FLOAT:
+                return number(false);
+            case QUOTED_NAME:
+                return field();
+            case SYMBOL:
+                if (t.isSymbol("(")) {
+                    in.advance();
+                    Expr inner = expression();
+                    in.expectSymbol(")");
+                    return new BqlAst.Parens(inner, p);
+                }
+                if (t.isSymbol("[")) {
+                    in.advance();
+                    List<Expr> items = in.peek().isSymbol("]") ? List.of() : expressionList();
+                    in.expectSymbol("]");
+                    return new BqlAst.ListExpr(items, false, p);
+                }
+                if ((t.isSymbol("-") || t.isSymbol("+")) && isNumber(in.peek(1))) {
+                    in.advance();
+                    return number(t.isSymbol("-"));
+                }
+                throw in.expected("an expression");
+            case WORD:
+                return word(t, p);
+            default:
+                throw in.expected("an expression");
+        }
+    }
+
+    private static boolean isNumber(Token t) {
+        return t.kind() == Kind.INTEGER || t.kind() == Kind.LONG || t.kind() == Kind.DOUBLE || t.kind() == Kind.FLOAT;
+    }
+
+    private Expr number(boolean negative) {
+        Token t = in.advance();
+        String text = (negative ? "-" : "") + t.text();
+        Pos p = pos(t);
+        try {
+            Object value = switch (t.kind()) {
+                case INTEGER -> {
+                    long l = Long.parseLong(text);
+                    yield l == (int) l ? (Object) (int) l : (Object) l;
+                }
+                case LONG -> Long.parseLong(text);
+                case FLOAT -> Float.parseFloat(text);
+                default -> Double.parseDouble(text);
+            };
+            return new BqlAst.Literal(value, p);
+        } catch (NumberFormatException e) {
+            throw new BqlSyntaxException(p.line(), p.column(), "the number " + text + " is out of range", "Give a smaller number");
+        }
+    }
+
+    /** An expression that starts with a word: a keyword form, a function, an aggregate, or a field. */
+    private Expr word(Token t, Pos p) {
+        String upper = t.upper();
+        boolean call = in.peek(1).isSymbol("(");
+        Expr keyword = keyword(upper, p);
+        if (keyword != null) {
+            return keyword;
+        }
+        if (ONE_ARGUMENT_FUNCTIONS.contains(upper) && call) {
+            in.advance();
+            in.expectSymbol("(");
+            Expr inner = expression();
+            in.expectSymbol(")");
+            return new BqlAst.Unary(upper, inner, true, p);
+        }
+        if (call && Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "QUANTILE", "FREQ", "CUMFREQ", "TOP").contains(upper)) {
+            in.advance();
+            in.advance();
+            return aggregate(upper, p);
+        }
+        if (RESERVED.contains(upper)) {
+            throw in.expected("an expression");
+        }
+        return field();
+    }
+
+    /** NULL, TRUE, FALSE, NOW, a prefix NOT or SIZEOF, or a keyword function; null when {@code upper} is none. */
+    private Expr keyword(String upper, Pos p) {
+        switch (upper) {
+            case "NULL":
+                in.advance();
+                return new BqlAst.Literal(null, p);
+            case "TRUE":
+            case "FALSE":
+                in.advance();
+                return new BqlAst.Literal(Boolean.valueOf(upper.equals("TRUE")), p);
+            case "NOW":
+                in.advance();
+                return new BqlAst.Unsupported("NOW", "Compare with a literal time in milliseconds", p);
+            case "NOT":
+            case "SIZEOF": {
+                in.advance();
+                if (in.acceptSymbol("(")) {
+                    Expr inner = expression();
+                    in.expectSymbol(")");
+                    return new BqlAst.Unary(upper, inner, true, p);
+                }
+                return new BqlAst.Unary(upper, postfix(), false, p);
+            }
+            default:
+                return keywordFunction(upper, p);
+        }
+    }
+
+    /** SIZEIS, CONTAINSKEY, CONTAINSVALUE, FILTER, IF, BETWEEN, SUBSTRING, SUBSTR, UNIXTIMESTAMP, CAST; or null. */
+    private Expr keywordFunction(String upper, Pos p) {
+        switch (upper) {
+            case "SIZEIS":
+            case "CONTAINSKEY":
+            case "CONTAINSVALUE":
+            case "FILTER": {
+                in.advance();
+                in.expectSymbol("(");
+                Expr left = expression();
+                in.expectSymbol(",");
+                Expr right = expression();
+                in.expectSymbol(")");
+                return new BqlAst.Call(upper, List.of(left, right), p);
+            }
+            case "IF":
+            case "BETWEEN":
+            case "SUBSTRING":
+            case "SUBSTR":
+            case "UNIXTIMESTAMP": {
+                in.advance();
+                in.expectSymbol("(");
+                List<Expr> args = in.peek().isSymbol(")") ? List.of() : expressionList();
+                in.expectSymbol(")");
+                return new BqlAst.Call(upper, args, p);
+            }
+            case "CAST": {
+                in.advance();
+                in.expectSymbol("(");
+                expression();
+                in.expectWord("AS");
+                in.advance();
+                in.expectSymbol(")");
+                return new BqlAst.Unsupported("CAST", "Compare the field with a literal directly: values are cast to the field's type", p);
+            }
+            default:
+                return null;
+        }
+    }
+
+    /** The rest of an aggregate after {@code op(}: COUNT(*), COUNT(DISTINCT ...), a distribution, TOP, or op(x). */
+    private Expr aggregate(String op, Pos p) {
+        switch (op) {
+            case "COUNT": {
+                if (in.acceptSymbol("*")) {
+                    in.expectSymbol(")");
+                    return new BqlAst.Aggregate("COUNT", null, p);
+                }
+                if (!in.acceptWord("DISTINCT")) {
+                    throw in.expected("'*'", "DISTINCT");
+                }
+                List<Expr> operands = expressionList();
+                in.expectSymbol(")");
+                return new BqlAst.CountDistinct(operands, p);
+            }
+            case "QUANTILE":
+            case "FREQ":
+            case "CUMFREQ":
+                return distribution(op, p);
+            case "TOP": {
+                long size = in.wholeNumber("the TOP size");
+                in.expectSymbol(",");
+                Long threshold = null;
+                if (in.peek().kind() == Kind.INTEGER && in.peek(1).isSymbol(",")) {
+                    threshold = in.wholeNumber("the TOP threshold");
+                    in.expectSymbol(",");
+                }
+                List<Expr> operands = expressionList();
+                in.expectSymbol(")");
+                return new BqlAst.TopK(size, threshold, operands, p);
+            }
+            default: {
+                Expr operand = expression();
+                in.expectSymbol(")");
+                return new BqlAst.Aggregate(op, operand, p);
+            }
+        }
+    }
+
+    /** {@code QUANTILE|FREQ|CUMFREQ(x, LINEAR, n)}, {@code (x, REGION, start, end, increment)}, {@code (x, MANUAL, ...)}. */
+    private Expr distribution(String op, Pos p) {
+        Expr operand = expression();
+        in.expectSymbol(",");
+        String mode;
+        int min;
+        int max;
+        if (in.acceptWord("LINEAR")) {
+            mode = "LINEAR";
+            min = 1;
+            max = 1;
+        } else if (in.acceptWord("REGION")) {
+            mode = "REGION";
+            min = 3;
+            max = 3;
+        } else if (in.acceptWord("MANUAL")) {
+            mode = "MANUAL";
+            min = 1;
+            max = Integer.MAX_VALUE;
+        } else {
+            throw in.expected("LINEAR", "REGION", "MANUAL");
+        }
+        List<Double> numbers = new ArrayList<>();
+        while (numbers.size() < max && in.acceptSymbol(",")) {
+            boolean negative = in.acceptSymbol("-");
+            if (!negative) {
+                in.acceptSymbol("+");
+            }
+            if (!isNumber(in.peek())) {
+                throw in.expected("a number");
+            }
+            if (mode.equals("LINEAR") && in.peek().kind() != Kind.INTEGER) {
+                throw in.expected("the number of points (a whole number)");
+            }
+            numbers.add(((Number) ((BqlAst.Literal) number(negative)).value()).doubleValue());
+        }
+        if (numbers.size() < min) {
+            throw in.expected("','");
+        }
+        in.expectSymbol(")");
+        return new BqlAst.Distribution(op, operand, mode, numbers, p);
+    }
+
+    /** {@code a}, {@code "a b"}, then up to two of {@code .key}, {@code [index]}, {@code ['key']}. */
+    private Expr field() {
+        Token head = in.advance();
+        Pos p = pos(head);
+        List<Object> segments = new ArrayList<>();
+        segments.add(head.text());
+        StringBuilder name = new StringBuilder(head.text());
+        while (in.peek().isSymbol(".") || in.peek().isSymbol("[")) {
+            if (segments.size() == 3) {
+                throw new BqlSyntaxException(in.peek().line(), in.peek().column(), "fields nest at most two levels deep in BQL",
+                                             "Write at most a.b.c, a[0].b or a['k']['j']");
+            }
+            if (in.acceptSymbol(".")) {
+                Token key = in.peek();
+                if (key.kind() != Kind.WORD && key.kind() != Kind.QUOTED_NAME) {
+                    throw in.expected("a key after '.'");
+                }
+                in.advance();
+                segments.add(key.text());
+                name.append('.').append(key.text());
+                continue;
+            }
+            Token open = in.advance();
+            Token key = in.peek();
+            if (key.kind() == Kind.INTEGER && in.peek(1).isSymbol("]")) {
+                in.advance();
+                segments.add(Integer.valueOf(key.text()));
+                name.append('[').append(key.text()).append(']');
+            } else if (key.kind() == Kind.STRING && in.peek(1).isSymbol("]")) {
+                in.advance();
+                segments.add(key.text());
+                name.append("['").append(key.text()).append("']");
+            } else {
+                expression();
+                in.expectSymbol("]");
+                return new BqlAst.Unsupported("a computed key (field[expression])",
+                                              "Give the key as a literal: field['key'] or field[0]", pos(open));
+            }
+            in.expectSymbol("]");
+        }
+        return new BqlAst.Field(List.copyOf(segments), name.toString(), p);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.bullet.bql;
+
+import com.google.gson.JsonObject;
+
+/** WINDOWING: {@code EVERY(...)} and {@code TUMBLING(...)} as the model's window (emit and include). */
+final class WindowTranslator extends ClauseTranslator {
+    WindowTranslator(TranslationContext ctx) {
+        super(ctx);
+    }
+
+    /** The window of the query, or null without WINDOWING. */
+    JsonObject window() {
+        BqlAst.Window w = q.window();
+        if (w == null) {
+            return null;
+        }
+        JsonObject emit = new JsonObject();
+        emit.addProperty("type", w.emitUnit());
+        emit.addProperty("every", w.every());
+        JsonObject include = new JsonObject();
+        if (w.includeUnit() == null) {
+            include.addProperty("type", w.emitUnit());
+            include.addProperty("first", w.every());
+        } else {
+            include.addProperty("type", w.includeUnit());
+            if (w.first() != null) {
+                include.addProperty("first", w.first());
+            }
+        }
+        JsonObject window = new JsonObject();
+        window.add("emit", emit);
+        window.add("include", include);
+        return window;
+    }
+}
