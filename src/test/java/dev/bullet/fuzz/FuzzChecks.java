@@ -3,6 +3,7 @@ package dev.bullet.fuzz;
 import dev.bullet.common.BulletError;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Fuzz;
@@ -70,7 +71,7 @@ final class FuzzChecks {
         Map<String, Object> expected = full.asMap();
         assertEquals(expected, lazy.asMap());
         for (String key : expected.keySet()) {
-            assertEquals(expected.get(key), DECODER.decode(message).get(dev.bullet.record.FieldPath.of(key)), key);
+            assertEquals(expected.get(key), DECODER.decode(message).get(FieldPath.of(key)), key);
         }
     }
 }

@@ -1,10 +1,5 @@
 package dev.bullet.generator;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -12,14 +7,21 @@ import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RecordGeneratorTest {
     private static final long NOW = 1_763_790_000_000L;
@@ -38,7 +40,7 @@ class RecordGeneratorTest {
     void differentSeedsGiveDifferentRecords() {
         byte[] a = new RecordGenerator(1, () -> NOW).next();
         byte[] b = new RecordGenerator(2, () -> NOW).next();
-        assertFalse(java.util.Arrays.equals(a, b));
+        assertFalse(Arrays.equals(a, b));
     }
 
     @Test

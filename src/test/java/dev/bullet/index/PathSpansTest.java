@@ -5,7 +5,10 @@ import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -86,13 +89,13 @@ class PathSpansTest {
             ids[i] = spans.acquire(paths.get(i));
         }
         String[] keys = {"a", "b", "c", "m", "x.y", "z"};
-        java.util.Random random = new java.util.Random(5);
-        List<LazyRecord> records = new java.util.ArrayList<>();
-        List<String> texts = new java.util.ArrayList<>();
+        Random random = new Random(5);
+        List<LazyRecord> records = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
         for (int n = 0; n < 2_000; n++) {
             // a few layouts (key orders, some keys left out) coming back in turn; values null or not per record
-            List<String> order = new java.util.ArrayList<>(List.of(keys));
-            java.util.Collections.shuffle(order, new java.util.Random(random.nextInt(4)));
+            List<String> order = new ArrayList<>(List.of(keys));
+            Collections.shuffle(order, new Random(random.nextInt(4)));
             order = order.subList(0, 3 + random.nextInt(4) % 4);
             StringBuilder json = new StringBuilder("{");
             for (String key : order) {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
@@ -21,7 +22,7 @@ class QuotedNeedlesTest {
         for (String text : texts) {
             byte[] needle = ("\"" + text + "\"").getBytes(StandardCharsets.US_ASCII);
             for (int at = from; at + needle.length <= to; at++) {
-                if (java.util.Arrays.equals(data, at, at + needle.length, needle, 0, needle.length)) {
+                if (Arrays.equals(data, at, at + needle.length, needle, 0, needle.length)) {
                     return true;
                 }
             }

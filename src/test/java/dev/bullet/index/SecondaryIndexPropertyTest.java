@@ -6,6 +6,9 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
 import dev.bullet.querying.Predicates;
 import dev.bullet.querying.RecordPredicate;
+import dev.bullet.querying.aggregations.Aggregator;
+import dev.bullet.querying.aggregations.Aggregators;
+import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
@@ -15,8 +18,10 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -247,7 +252,7 @@ class SecondaryIndexPropertyTest {
             for (int k = 0; k < 400; k++) {
                 records.add(record(r));
             }
-            java.util.Map<String, List<java.util.Map<String, Object>>> shared =
+            Map<String, List<Map<String, Object>>> shared =
                     merged(new FilterEngine(QuerySettings.defaults(), IndexFeature.all()), queries, records, r.nextLong());
             EnumSet<IndexFeature> alone = IndexFeature.all();
             alone.remove(IndexFeature.SHARED);
@@ -257,17 +262,17 @@ class SecondaryIndexPropertyTest {
     }
 
     /** Adds the queries over time (one every few records), then merges every query's partials as its Join would. */
-    private static java.util.Map<String, List<java.util.Map<String, Object>>> merged(FilterEngine engine, List<Query> queries,
+    private static Map<String, List<Map<String, Object>>> merged(FilterEngine engine, List<Query> queries,
                                                                                    List<String> records, long unused) {
         RecordDecoder decoder = new RecordDecoder();
-        java.util.Map<String, dev.bullet.querying.aggregations.Aggregator> joins = new java.util.TreeMap<>();
+        Map<String, Aggregator> joins = new TreeMap<>();
         List<FilterEngine.Partial> out = new ArrayList<>();
         for (int k = 0; k < records.size(); k++) {
             if (k % 10 == 0 && k / 10 < queries.size()) {
                 int q = k / 10;
                 engine.add("q" + q, queries.get(q), 0L);
-                joins.put("q" + q, queries.get(q).isRaw() ? new dev.bullet.querying.aggregations.RawAggregator(10_000)
-                        : dev.bullet.querying.aggregations.Aggregators.create(queries.get(q).aggregation(),
+                joins.put("q" + q, queries.get(q).isRaw() ? new RawAggregator(10_000)
+                        : Aggregators.create(queries.get(q).aggregation(),
                                                                               QuerySettings.defaults()));
             }
             engine.consume(List.of(decoder.decode(records.get(k))), 10L, out);
@@ -281,7 +286,7 @@ class SecondaryIndexPropertyTest {
                 joins.get(p.id()).combine(p.data());
             }
         }
-        java.util.Map<String, List<java.util.Map<String, Object>>> result = new java.util.TreeMap<>();
+        Map<String, List<Map<String, Object>>> result = new TreeMap<>();
         joins.forEach((id, aggregator) -> result.put(id, aggregator.records()));
         return result;
     }

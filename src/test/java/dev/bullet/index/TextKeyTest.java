@@ -2,7 +2,10 @@ package dev.bullet.index;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -37,7 +40,7 @@ class TextKeyTest {
             for (int offset = 0; offset < 10; offset++) {
                 for (int after = 0; after < 10; after++) {
                     byte[] b = new byte[offset + len + after];
-                    java.util.Arrays.fill(b, (byte) '"');
+                    Arrays.fill(b, (byte) '"');
                     System.arraycopy(text, 0, b, offset, len);
                     assertEquals(expected, TextKey.hash(b, offset, offset + len), len + " at " + offset);
                 }
@@ -61,7 +64,7 @@ class TextKeyTest {
         }
         long h1 = Long.rotateLeft(((16 * mix) ^ first) * mix, 29);
         long second = h1 ^ Long.rotateRight(target, 29) * inverse;
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
         return b.putLong(first).putLong(second).array();
     }
 

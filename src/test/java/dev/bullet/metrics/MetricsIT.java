@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,7 +63,7 @@ class MetricsIT {
                     }
                 }
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // poll interval
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // poll interval
         }
         return null;
     }

@@ -9,8 +9,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,7 +71,7 @@ class FilterEngineTest {
     private static final String MSG_TIMEOUT = "{\"field\": \"msg\", \"operation\": \"RLIKE\", \"values\": [\".*timeout.*\"]}";
 
     /** Feeds {@code count} records in batches of 100; returns the n of every row the query {@code id} was sent. */
-    private List<Long> feed(int from, int count, java.util.function.IntFunction<Record> record, String id) {
+    private List<Long> feed(int from, int count, IntFunction<Record> record, String id) {
         List<Long> rows = new ArrayList<>();
         for (int start = from; start < from + count; start += 100) {
             List<Record> batch = new ArrayList<>();
@@ -89,7 +93,7 @@ class FilterEngineTest {
     void anAndWaitingUnderABroadEqualityMovesUnderItsNarrowerRegexAndResultsStayTheSame() {
         engine.adaptWindow(300);
         // every record is kind alpha (the equality the index picks first); one in 40 says timeout
-        java.util.function.IntFunction<Record> record = i -> Records.of("kind", "alpha", "n", (long) i,
+        IntFunction<Record> record = i -> Records.of("kind", "alpha", "n", (long) i,
                 "msg", i % 40 == 7 ? "a timeout here" : "all fine").build();
         assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
         assertEquals(FilterEngine.DEFAULT_PLACEMENT, engine.placement("q"));
@@ -113,7 +117,7 @@ class FilterEngineTest {
         engine.adaptWindow(300);
         // alpha on a third of the records, timeout on three in five, both on one in 15: under either, tests mostly
         // fail; the equality is the narrower (the index's own choice), so after trying both the query ends where it began
-        java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 3 == 0 ? "alpha" : "beta",
+        IntFunction<Record> record = i -> Records.of("kind", i % 3 == 0 ? "alpha" : "beta",
                 "n", (long) i, "msg", (i % 3 == 0 ? i % 15 == 0 : i % 5 < 4) ? "timeout" : "fine").build();
         String narrowFirst = rawAnd(KIND_ALPHA, MSG_TIMEOUT);
         assertTrue(engine.add("q", narrowFirst, T0));
@@ -147,7 +151,7 @@ class FilterEngineTest {
     void aNarrowPlacementIsKeptWithoutTryingOthers() {
         engine.adaptWindow(300);
         // tested on one record in 100 (most tests fail): narrow enough as it is
-        java.util.function.IntFunction<Record> record = i -> Records.of("kind", i % 100 == 0 ? "alpha" : "beta",
+        IntFunction<Record> record = i -> Records.of("kind", i % 100 == 0 ? "alpha" : "beta",
                 "n", (long) i, "msg", i % 300 == 0 ? "timeout" : "fine").build();
         assertTrue(engine.add("q", rawAnd(KIND_ALPHA, MSG_TIMEOUT), T0));
         assertEquals(List.of(0L, 300L), feed(0, 600, record, "q"));
@@ -196,11 +200,11 @@ class FilterEngineTest {
 
         engine.consume(List.of(Records.of("s", "ab", "n", 3L).build(), Records.of("s", "x", "n", 4L).build()), T0 + 10, out);
         engine.tick(T0 + 20_000, out);
-        java.util.Set<String> ids = new java.util.HashSet<>();
-        java.util.Set<String> payloads = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
+        Set<String> payloads = new HashSet<>();
         for (FilterEngine.Partial p : out) {
             ids.add(p.id());
-            payloads.add(java.util.Arrays.toString(p.data()));
+            payloads.add(Arrays.toString(p.data()));
         }
         assertEquals(100, ids.size(), "every member gets its partial");
         assertEquals(1, payloads.size(), "the same partial");

@@ -8,10 +8,12 @@ import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -112,7 +114,7 @@ class IsolationDifferentialTest {
             for (int i = 0; i < 120; i++) {
                 records.add(decoder.decode(record(r, i)));
             }
-            Map<String, List<FilterEngine.Partial>> partials = new java.util.HashMap<>();
+            Map<String, List<FilterEngine.Partial>> partials = new HashMap<>();
             List<FilterEngine.Partial> out = new ArrayList<>();
             for (int from = 0; from < records.size(); from += 30) {
                 engine.consume(records.subList(from, from + 30), T0 + 1, out);
@@ -161,7 +163,7 @@ class IsolationDifferentialTest {
             for (int i = 0; i < 400; i++) {
                 records.add(decoder.decode(record(r, i)));
             }
-            Map<String, List<FilterEngine.Partial>> partials = new java.util.HashMap<>();
+            Map<String, List<FilterEngine.Partial>> partials = new HashMap<>();
             List<FilterEngine.Partial> out = new ArrayList<>();
             int[] cut = cuts[round % cuts.length];
             for (int from = 0, k = 0; from < records.size(); k++) {
@@ -211,7 +213,7 @@ class IsolationDifferentialTest {
 
     /** Draws queries until 40 valid ones run in the engine (or 200 draws): their ids and parsed queries. */
     private static void addQueries(FilterEngine engine, QueryParser parser, List<String> ids, List<Query> queries,
-                                   java.util.function.Supplier<String> draw) {
+                                   Supplier<String> draw) {
         for (int q = 0; ids.size() < 40 && q < 200; q++) {
             String json = draw.get();
             QueryParser.Result parsed = parser.parse(json);

@@ -4,6 +4,7 @@ import dev.bullet.testing.Queries;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ class PostAggregatorTest {
     private static List<Map<String, Object>> apply(String postAggregations, List<Map<String, Object>> rows) {
         PostAggregator p = new PostAggregator(Queries.parse("{\"postAggregations\": [" + postAggregations + "]}").postAggregations());
         List<Map<String, Object>> copy = new ArrayList<>();
-        rows.forEach(r -> copy.add(new java.util.LinkedHashMap<>(r)));
+        rows.forEach(r -> copy.add(new LinkedHashMap<>(r)));
         return p.apply(copy);
     }
 

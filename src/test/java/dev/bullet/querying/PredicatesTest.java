@@ -1,11 +1,13 @@
 package dev.bullet.querying;
 
+import com.google.re2j.Pattern;
 import dev.bullet.record.Record;
 import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Random;
 
 import static dev.bullet.testing.Records.listOf;
 import static dev.bullet.testing.Records.mapOf;
@@ -472,10 +474,10 @@ class PredicatesTest {
     void rlikeAnswersRememberedPerValueAreRe2sAnswers() {
         // many values, few slots: values share slots, come back, and each answer must still be RE2's for that value
         String[] patterns = {".*[0-9]{2}.*", "[a-z]+", "(?i)ab.*", "[0-9]+[a-z]+"};
-        java.util.Random r = new java.util.Random(5);
+        Random r = new Random(5);
         for (String pattern : patterns) {
             RecordPredicate p = compile(rel("v", "RLIKE", "\"" + pattern.replace("\\", "\\\\") + "\""));
-            com.google.re2j.Pattern re2 = com.google.re2j.Pattern.compile(pattern);
+            Pattern re2 = Pattern.compile(pattern);
             for (int i = 0; i < 5_000; i++) {
                 StringBuilder v = new StringBuilder();
                 for (int k = r.nextInt(4); k >= 0; k--) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -101,7 +102,7 @@ class ProjectorTest {
             }
             List<NamedField> fields = new ArrayList<>();
             List<String> names = new ArrayList<>(List.of(NAMES));
-            java.util.Collections.shuffle(names, r);
+            Collections.shuffle(names, r);
             for (int f = r.nextInt(5); f >= 0; f--) {
                 fields.add(NamedField.of(PATHS[r.nextInt(PATHS.length)], names.get(f)));
             }

@@ -8,6 +8,7 @@ import dev.bullet.regex.RegexLiterals.Or;
 import dev.bullet.regex.RegexLiterals.Requirement;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -98,7 +99,7 @@ class RegexLiteralsPropertyTest {
     private static Set<String> found(LiteralMatcher matcher, List<String> literals, String value) {
         Set<String> found = collected(matcher, literals, value);
         if (value.chars().allMatch(c -> c < 128)) {
-            byte[] bytes = ("\"" + value + "\"").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] bytes = ("\"" + value + "\"").getBytes(StandardCharsets.US_ASCII);
             assertEquals(found, collected(matcher, literals, new AsciiText().set(bytes, 1, bytes.length - 1)),
                          "collect of the bytes of " + value);
         }

@@ -5,10 +5,11 @@ import dev.bullet.config.SettingsTable;
 import dev.bullet.local.EmbeddedKafka;
 import dev.bullet.local.LocalTopology;
 import dev.bullet.pubsub.KafkaPubSub;
+import dev.bullet.pubsub.KafkaPubSubFactory;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.record.JsonCodec;
-import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.testing.Fuzz;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,8 +29,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -530,9 +532,9 @@ class RestServiceIT {
 
     @Test
     void fuzzedQueriesNeverGetA5xxNorHang() throws Exception {
-        java.util.Random random = new java.util.Random(11);
+        Random random = new Random(11);
         for (int i = 0; i < 300; i++) {
-            String body = dev.bullet.testing.Fuzz.randomQuery(random);
+            String body = Fuzz.randomQuery(random);
             HttpResponse<String> r = send(server, HttpRequest.newBuilder(uri(server, RestServer.VALIDATE_QUERY))
                     .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build());

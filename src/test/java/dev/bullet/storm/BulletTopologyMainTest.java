@@ -1,5 +1,6 @@
 package dev.bullet.storm;
 
+import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -61,15 +63,15 @@ class BulletTopologyMainTest {
 
     @Test
     void aBadSpoutClassIsRejectedWhenTheTopologyIsBuiltNamingTheKey() {
-        BulletSettings settings = BulletSettings.load(null, java.util.Map.of(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME, "com.example.Missing"));
-        dev.bullet.BulletException e = assertThrows(dev.bullet.BulletException.class, () -> BulletTopology.build(settings));
+        BulletSettings settings = BulletSettings.load(null, Map.of(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME, "com.example.Missing"));
+        BulletException e = assertThrows(BulletException.class, () -> BulletTopology.build(settings));
         assertTrue(e.getMessage().contains(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME), e.getMessage());
     }
 
     @Test
     void theSeedSettingsBlockBuildsATopology() {
         BulletSettings settings = BulletSettings.load(Path.of("src/test/resources/config/seed_settings.yaml"),
-                java.util.Map.of(SettingsTable.METRICS_CLASSES, List.of("json-log")));
+                Map.of(SettingsTable.METRICS_CLASSES, List.of("json-log")));
         assertEquals(1000, settings.tickIntervalMs());
         assertTrue(BulletTopology.build(settings).get_bolts().containsKey(TopologyNames.Components.FILTER_BOLT));
     }

@@ -7,23 +7,29 @@ import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
-import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
+import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.Tuples;
 import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
+import org.apache.storm.daemon.GrouperFactory;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Filter bolt driven directly: queries in, record batches in, partials out to the Join. */
@@ -91,7 +97,7 @@ class FilterBoltTest {
         RecordingOutputCollector split = new RecordingOutputCollector();
         FilterBolt filter = new FilterBolt(QuerySettings.defaults(), clock);
         Bolts.prepareWithJoinTasks(filter, split, Map.of(), 3);
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             ids.add("query-" + i);
             filter.execute(Tuples.query("query-" + i, COUNT, now(), 0));
@@ -100,14 +106,14 @@ class FilterBoltTest {
         filter.execute(Tuples.tick(now()));
 
         // Storm's own fields grouping on the id, over three Join tasks
-        org.apache.storm.tuple.Fields fields = new org.apache.storm.tuple.Fields(
+        Fields fields = new Fields(
             TopologyNames.Fields.ID, TopologyNames.Fields.PARTIALS, TopologyNames.Fields.BATCH_KEYS, TopologyNames.Fields.RETRY);
-        org.apache.storm.daemon.GrouperFactory.FieldsGrouper grouper = new org.apache.storm.daemon.GrouperFactory.FieldsGrouper(
-            fields, org.apache.storm.generated.Grouping.fields(List.of(TopologyNames.Fields.ID)));
+        GrouperFactory.FieldsGrouper grouper = new GrouperFactory.FieldsGrouper(
+            fields, Grouping.fields(List.of(TopologyNames.Fields.ID)));
         grouper.prepare(null, null, List.of(7, 8, 9));
         List<Emission> partials = split.emitted(Streams.PARTIAL);
         assertTrue(partials.size() > 1 && partials.size() <= 3, "one tuple per Join task that gets partials: " + partials.size());
-        List<String> seen = new java.util.ArrayList<>();
+        List<String> seen = new ArrayList<>();
         for (Emission e : partials) {
             List<Integer> task = grouper.chooseTasks(0, e.values());
             for (String id : ids(e)) {
@@ -116,15 +122,15 @@ class FilterBoltTest {
                 seen.add(id);
             }
         }
-        java.util.Collections.sort(seen);
-        java.util.Collections.sort(ids);
+        Collections.sort(seen);
+        Collections.sort(ids);
         assertEquals(ids, seen, "every query's partial, once");
     }
 
     @SuppressWarnings("unchecked")
     private static List<String> ids(Emission partials) {
         List<Object> flat = partials.value(1);
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < flat.size(); i += 3) {
             ids.add((String) flat.get(i));
         }
@@ -160,9 +166,9 @@ class FilterBoltTest {
 
         List<Emission> partials = out.emitted(Streams.PARTIAL);
         assertEquals(2, partials.size(), "what was pending, then the retried batch alone");
-        assertEquals(List.of(2L), java.util.Arrays.stream(partials.get(0).<long[]>value(2)).boxed().toList());
+        assertEquals(List.of(2L), Arrays.stream(partials.get(0).<long[]>value(2)).boxed().toList());
         assertFalse(partials.get(0).<Boolean>value(3));
-        assertEquals(List.of(99L), java.util.Arrays.stream(partials.get(1).<long[]>value(2)).boxed().toList());
+        assertEquals(List.of(99L), Arrays.stream(partials.get(1).<long[]>value(2)).boxed().toList());
         assertTrue(partials.get(1).<Boolean>value(3));
         assertEquals(List.of(retried), partials.get(1).anchors());
         assertTrue(out.acked().containsAll(List.of(first, retried)));
@@ -195,7 +201,7 @@ class FilterBoltTest {
         bolt.execute(Tuples.query("q1", COUNT, start, 3));
         bolt.execute(Tuples.query("q2", RAW_ID_A, start, 4));
 
-        bolt.execute(Tuples.hello(dev.bullet.storm.TopologyNames.Components.JOIN_BOLT, 42));
+        bolt.execute(Tuples.hello(TopologyNames.Components.JOIN_BOLT, 42));
 
         List<Emission> restores = out.emitted(Streams.RESTORE);
         assertEquals(2, restores.size());
@@ -203,7 +209,7 @@ class FilterBoltTest {
             assertEquals(42, e.<Integer>value(4));
             assertEquals(start, e.<Long>value(2));
         }
-        assertEquals(java.util.Set.of("q1", "q2"), java.util.Set.of(restores.get(0).value(0), restores.get(1).value(0)));
+        assertEquals(Set.of("q1", "q2"), Set.of(restores.get(0).value(0), restores.get(1).value(0)));
     }
 
     @Test

@@ -3,27 +3,31 @@ package dev.bullet.storm;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.query.QuerySettings;
-import dev.bullet.record.JsonCodec;
+import dev.bullet.querying.FilterEngine;
+import dev.bullet.querying.JoinQuerier;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
-import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
+import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.Tuples;
 import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Join bolt driven directly: queries and partials in, results and COMPLETE signals out. */
@@ -66,7 +70,7 @@ class JoinBoltTest {
                                       "c", rawPartial(Records.of("id", "c").build(), Records.of("id", "c2").build()), false);
         bolt.execute(tuple);
 
-        Map<String, Object> results = new java.util.HashMap<>();
+        Map<String, Object> results = new HashMap<>();
         for (Emission e : out.emitted(Streams.RESULT)) {
             results.put(e.value(0), json(e).get("records"));
         }
@@ -156,7 +160,7 @@ class JoinBoltTest {
         List<Emission> results = out.emitted(Streams.RESULT);
         assertEquals(1, results.size(), "answered: the query was taken back; 'other' is not this task's");
         Map<String, Object> meta = (Map<String, Object>) json(results.get(0)).get("meta");
-        assertTrue(meta.containsKey(dev.bullet.querying.JoinQuerier.INCOMPLETE), "says it may be incomplete: " + meta);
+        assertTrue(meta.containsKey(JoinQuerier.INCOMPLETE), "says it may be incomplete: " + meta);
     }
 
     @Test
@@ -181,10 +185,10 @@ class JoinBoltTest {
 
     /** A Filter task's partial of a global COUNT over one record. */
     private static byte[] countPartial() {
-        dev.bullet.querying.FilterEngine engine = new dev.bullet.querying.FilterEngine(QuerySettings.defaults());
+        FilterEngine engine = new FilterEngine(QuerySettings.defaults());
         long now = 1_000_000;
         engine.add("q", COUNT_1S, now);
-        List<dev.bullet.querying.FilterEngine.Partial> partials = new java.util.ArrayList<>();
+        List<FilterEngine.Partial> partials = new ArrayList<>();
         engine.consume(List.of(Records.of("id", "a").build()), now, partials);
         engine.tick(now, partials);
         return partials.get(0).data();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +93,7 @@ class QuerySpoutTest {
     void afterHandingOutQueriesTheSpoutWaitsBeforePollingAgainButNotWhenNoneCame() {
         RecordingSpoutCollector collector = new RecordingSpoutCollector();
         QuerySpout spout = open(collector);
-        List<Long> pauses = new java.util.ArrayList<>();
+        List<Long> pauses = new ArrayList<>();
         spout.pause = nanos -> {
             pauses.add(nanos);
             assertEquals(2, collector.emissions().size(), "both queries are handed out before the wait");

@@ -35,6 +35,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -95,7 +96,7 @@ class StormClusterIT {
             p.destroyForcibly();
             fail("timed out: " + command);
         }
-        Files.writeString(log.toPath(), out, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(log.toPath(), out, StandardOpenOption.APPEND);
         assertEquals(0, p.exitValue(), String.join(" ", command) + " failed; see " + log);
         return out;
     }

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -77,7 +78,7 @@ class WakeupsTest {
     @Test
     void aSignalToItsTaskWakesAParkedExecutorAndOneToAnotherTaskDoesNot() throws Exception {
         AtomicReference<Wakeups.Waiter> waiter = new AtomicReference<>();
-        List<Long> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> wakes = new CopyOnWriteArrayList<>();
         Thread executor = new Thread(() -> {
             Wakeups.Waiter w = Wakeups.register();
             waiter.set(w);

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 
@@ -68,8 +69,8 @@ class QueryMainTest {
         byte[] invalidUtf8 = {'{', '"', 'i', 'd', (byte) 0xFF, '"', ':', '1', '}', '\n'};
         Path records = dir.resolve("r.jsonl");
         Files.write(records, ("{\"a\":".repeat(50_000) + "1" + "}".repeat(50_000) + "\n[1]\n").getBytes(StandardCharsets.UTF_8));
-        Files.write(records, invalidUtf8, java.nio.file.StandardOpenOption.APPEND);
-        Files.write(records, "{\"id\":\"x\"}\n".getBytes(StandardCharsets.UTF_8), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(records, invalidUtf8, StandardOpenOption.APPEND);
+        Files.write(records, "{\"id\":\"x\"}\n".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
         assertEquals(0, run("", "--query", query.toString(), "--records", records.toString()));
         assertTrue(stdout().contains("\"id\":\"x\""), stdout());
         assertTrue(stderr().contains("line 1: nested deeper than"), stderr());

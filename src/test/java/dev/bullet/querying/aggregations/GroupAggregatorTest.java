@@ -6,9 +6,14 @@ import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 
 import static dev.bullet.testing.Records.mapOf;
@@ -136,10 +141,10 @@ class GroupAggregatorTest {
     @Test
     void partialsCarryEveryKindOfValueWithItsType() {
         String json = "{\"type\": \"GROUP\", \"size\": 100, \"fields\": {\"g\": \"g\", \"h\": \"h\"}, " + METRICS + "}";
-        List<Object> groups = java.util.Arrays.asList("r\u00e9sum\u00e9 \u20ac \uD83D\uDE00", "", Long.MIN_VALUE, Long.MAX_VALUE,
+        List<Object> groups = Arrays.asList("r\u00e9sum\u00e9 \u20ac \uD83D\uDE00", "", Long.MIN_VALUE, Long.MAX_VALUE,
             -0.0, 0.0, 1e300, Double.MIN_VALUE, true, false, null, Map.of("a", 1L), List.of("x", 2L), "[\"x\",2]");
-        List<Object> metrics = java.util.Arrays.asList(Long.MAX_VALUE, 1L, -0.0, 1e308, 1e308, Long.MIN_VALUE, -1L, 2.5, null, "x");
-        java.util.List<Record> records = new java.util.ArrayList<>();
+        List<Object> metrics = Arrays.asList(Long.MAX_VALUE, 1L, -0.0, 1e308, 1e308, Long.MIN_VALUE, -1L, 2.5, null, "x");
+        List<Record> records = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             for (int j = 0; j < metrics.size(); j += 1 + i % 3) {
                 Records b = Records.of("v", metrics.get(j));
@@ -185,10 +190,10 @@ class GroupAggregatorTest {
     void manyPartialsMergedInAnyOrderEqualOnePassAndLeaveEachOtherAlone() {
         // the Join's union merges each group's metrics in place: every partial, every earlier result and the other
         // Join fed the same bytes must be unaffected
-        java.util.Random random = new java.util.Random(3);
+        Random random = new Random(3);
         String[] colors = {"red", "blue", "green", "cyan"};
         Aggregator single = Aggregations.create(BY_COLOR);
-        List<byte[]> partials = new java.util.ArrayList<>();
+        List<byte[]> partials = new ArrayList<>();
         for (int p = 0; p < 12; p++) {
             Aggregator filter = Aggregations.create(BY_COLOR);
             for (int i = 0; i < 50; i++) {
@@ -207,8 +212,8 @@ class GroupAggregatorTest {
                 afterFirst = inOrder.records();
             }
         }
-        List<byte[]> shuffled = new java.util.ArrayList<>(partials);
-        java.util.Collections.shuffle(shuffled, random);
+        List<byte[]> shuffled = new ArrayList<>(partials);
+        Collections.shuffle(shuffled, random);
         Aggregator reordered = Aggregations.create(BY_COLOR);
         shuffled.forEach(reordered::combine);
         Aggregator firstOnly = Aggregations.create(BY_COLOR);
@@ -227,9 +232,9 @@ class GroupAggregatorTest {
 
     /** Rows by their group, AVG rounded (merge order changes a double sum's last bits). */
     private static Map<Object, Map<String, Object>> byColor(List<Map<String, Object>> rows) {
-        Map<Object, Map<String, Object>> out = new java.util.HashMap<>();
+        Map<Object, Map<String, Object>> out = new HashMap<>();
         for (Map<String, Object> row : rows) {
-            Map<String, Object> copy = new java.util.HashMap<>(row);
+            Map<String, Object> copy = new HashMap<>(row);
             for (String k : List.of("SUM_v", "AVG_v")) {
                 if (copy.get(k) instanceof Double d) {
                     copy.put(k, Math.round(d * 1e6) / 1e6);

@@ -1,11 +1,14 @@
 package dev.bullet.querying.aggregations;
 
+import dev.bullet.record.JsonCodec;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -42,10 +45,10 @@ class RawAggregatorTest {
         assertTrue(raw.isEmpty());
         RawAggregator unbounded = new RawAggregator(Integer.MAX_VALUE, 3); // a Filter's: the query caps its records
         for (int i = 0; i < 2000; i++) {
-            assertTrue(unbounded.addJson(("{\"i\":" + i + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertTrue(unbounded.addJson(("{\"i\":" + i + "}").getBytes(StandardCharsets.UTF_8)));
         }
         assertEquals(2000, unbounded.size());
-        assertEquals("{\"i\":1999}", new String(unbounded.rowsJson()[1999], java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("{\"i\":1999}", new String(unbounded.rowsJson()[1999], StandardCharsets.UTF_8));
     }
 
     @Test
@@ -67,7 +70,7 @@ class RawAggregatorTest {
                           " {\"big\":12345678901234,\"neg\":-0,\"t\":true,\"u\":\"\u00e9\u20ac\"} ",
                           "{}"};
         RawAggregator source = new RawAggregator(10);
-        List<Map<String, Object>> expected = new java.util.ArrayList<>();
+        List<Map<String, Object>> expected = new ArrayList<>();
         for (String json : jsons) {
             Record lazy = new RecordDecoder().decode(json);
             assertInstanceOf(LazyRecord.class, lazy);
@@ -88,16 +91,16 @@ class RawAggregatorTest {
     @Test
     void thePartialIsExactlyTheRecordsAsOneJsonArray() {
         RawAggregator empty = new RawAggregator(3);
-        assertEquals("[]", new String(empty.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("[]", new String(empty.serialize(), StandardCharsets.UTF_8));
         String lazy = " {\"u\":\"\u00e9\u20ac\",\"n\":[1,2]} ";
         RawAggregator mixed = new RawAggregator(5);
         mixed.consume(new RecordDecoder().decode(lazy));
         mixed.add(mapOf("a", 1L));
         mixed.consume(new RecordDecoder().decode("{}"));
-        assertEquals("[" + lazy + ",{\"a\":1},{}]", new String(mixed.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("[" + lazy + ",{\"a\":1},{}]", new String(mixed.serialize(), StandardCharsets.UTF_8));
         RawAggregator one = new RawAggregator(1);
         one.add(mapOf("s", "x"));
-        assertEquals("[{\"s\":\"x\"}]", new String(one.serialize(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("[{\"s\":\"x\"}]", new String(one.serialize(), StandardCharsets.UTF_8));
     }
 
     @Test
@@ -120,18 +123,18 @@ class RawAggregatorTest {
         source.add(mapOf());
         source.add(mapOf("e", "\u00e9\u20ac\ud83d\ude00", "big", 12345678901234567L, "neg", -0.0));
         byte[] partial = source.serialize();
-        List<Map<String, Object>> whole = dev.bullet.record.JsonCodec.parseRecords(new String(partial, java.nio.charset.StandardCharsets.UTF_8));
+        List<Map<String, Object>> whole = JsonCodec.parseRecords(new String(partial, StandardCharsets.UTF_8));
         RawAggregator target = new RawAggregator(6);
         target.combine(partial);
         assertEquals(whole, target.records());
         target.combine(partial); // a second partial fills the rest of the size, in order
         assertEquals(6, target.size());
-        List<Map<String, Object>> expected = new java.util.ArrayList<>(whole);
+        List<Map<String, Object>> expected = new ArrayList<>(whole);
         expected.addAll(whole.subList(0, 2));
         assertEquals(expected, target.records());
         assertEquals(expected, RawAggregator.decode(target.serialize()), "the Join's partial reads back the same");
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> dev.bullet.record.JsonCodec.objects("[1]".getBytes(java.nio.charset.StandardCharsets.UTF_8), 5));
+                () -> JsonCodec.objects("[1]".getBytes(StandardCharsets.UTF_8), 5));
     }
 
     @Test

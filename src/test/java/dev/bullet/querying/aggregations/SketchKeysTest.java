@@ -51,7 +51,7 @@ class SketchKeysTest {
         Record one = record("{\"a\":\"1\",\"b\":2,\"c\":true}");
         String[] heads = {"a", "b", "c"};
         String[] keys = {"[\"1\",null]", "[2,null]", "[true,null]"};
-        List<SketchKeys.Fields> lists = new java.util.ArrayList<>();
+        List<SketchKeys.Fields> lists = new ArrayList<>();
         for (int i = 0; i < 3 * SketchKeys.RECENT_SLOTS; i++) {
             lists.add(SketchKeys.fields(List.of(NamedField.of(heads[i % 3], "x"), NamedField.of("d" + i, "y"))));
         }

@@ -6,6 +6,7 @@ import org.apache.storm.tuple.Tuple;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -52,7 +53,7 @@ public final class RecordingOutputCollector implements IOutputCollector {
     }
 
     private static List<Object> copy(List<Object> values) {
-        return java.util.Collections.unmodifiableList(new ArrayList<>(values)); // values may hold nulls
+        return Collections.unmodifiableList(new ArrayList<>(values)); // values may hold nulls
     }
 
     @Override
