@@ -7,6 +7,7 @@ import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.record.Span;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -330,15 +331,15 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private final List<Q> pending = new ArrayList<>();
 
         boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit, Consumer<Q> matched) {
-            if (span == LazyRecord.UNSURE) {
+            if (span == Span.UNSURE) {
                 return false;
             }
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 return true;
             }
             byte[] data = record.bytes();
-            int start = (int) (span >>> 32);
-            int end = (int) span;
+            int start = Span.start(span);
+            int end = Span.end(span);
             byte first = data[start];
             if (first == '"') {
                 if (path.hasSizes()) {

@@ -8,6 +8,7 @@ import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -568,11 +569,11 @@ public final class QueryIndex<Q> {
         TextMap<Q> byTextDecided = index.byTextDecided.isEmpty() ? null : index.byTextDecided;
         for (int r = 0; r < count; r++) {
             long span = column[r];
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 continue;
             }
             byte[] data = spans.bytes(r);
-            if (span == LazyRecord.UNSURE || data == null || !spans.plainAscii(r)) {
+            if (span == Span.UNSURE || data == null || !spans.plainAscii(r)) {
                 out.record = r;
                 LazyRecord lazy = spans.lazy(r);
                 if (lazy == null || !visitSpan(index, lazy, span, visit, matched)) {
@@ -580,12 +581,12 @@ public final class QueryIndex<Q> {
                 }
                 continue;
             }
-            int start = (int) (span >>> 32);
+            int start = Span.start(span);
             if (data[start] != '"') {
                 continue; // a number, boolean, null, map or list: no text query waits for it
             }
             int from = start + 1;
-            int to = (int) span - 1;
+            int to = Span.end(span) - 1;
             int hash = TextKey.hash(data, from, to);
             if (byText != null) {
                 List<Q> hits = byText.get(data, from, to, hash, probe);
@@ -642,16 +643,16 @@ public final class QueryIndex<Q> {
      */
     private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, java.util.function.Consumer<Q> visit,
                               java.util.function.Consumer<Q> matched) {
-        if (span == LazyRecord.UNSURE) {
+        if (span == Span.UNSURE) {
             return false;
         }
-        if (span == LazyRecord.MISSING) {
+        if (span == Span.MISSING) {
             ClauseIndex.visitAll(index.whenMissing, visit);
             return true;
         }
         byte[] data = record.bytes();
-        int start = (int) (span >>> 32);
-        int end = (int) span;
+        int start = Span.start(span);
+        int end = Span.end(span);
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {

@@ -6,6 +6,7 @@ import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.record.Span;
 import dev.bullet.regex.AsciiText;
 import dev.bullet.regex.LiteralMatcher;
 import dev.bullet.regex.MatchShape;
@@ -583,13 +584,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         Consumer<Q> matched = out.matched;
         for (int r = 0, n = batch.count(); r < n; r++) {
             long span = column[r];
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 values++;
                 continue;
             }
             byte[] data = batch.bytes(r);
-            int start = (int) (span >>> 32);
-            if (span == LazyRecord.UNSURE || data == null || !batch.plainAscii(r) || data[start] != '"') {
+            int start = Span.start(span);
+            if (span == Span.UNSURE || data == null || !batch.plainAscii(r) || data[start] != '"') {
                 out.record = r;
                 visitPath(path, batch, r, span, visit, matched);
                 continue;
@@ -599,7 +600,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             if (dfa == null) {
                 dfa = dfa(path);
             }
-            int state = dfa.run(data, start + 1, (int) span - 1);
+            int state = dfa.run(data, start + 1, Span.end(span) - 1);
             int[] accepted = dfa.accepts(state);
             if (accepted.length > 0) {
                 out.record = r;
@@ -654,13 +655,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         CharSequence text = null;
         LazyRecord lazy = batch.lazy(r);
         if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 return;
             }
-            if (span != LazyRecord.UNSURE) {
+            if (span != Span.UNSURE) {
                 byte[] data = lazy.bytes();
-                int start = (int) (span >>> 32);
-                int end = (int) span;
+                int start = Span.start(span);
+                int end = Span.end(span);
                 if (data[start] == '{' || data[start] == '[') {
                     return;
                 }

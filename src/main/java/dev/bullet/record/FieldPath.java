@@ -1,5 +1,7 @@
 package dev.bullet.record;
 
+import dev.bullet.common.Swar;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -71,7 +73,7 @@ public final class FieldPath {
 
     /** The mask of a {@link #keyWord}'s bytes, for a key of this length (under 8). */
     static long keyMask(int length) {
-        return -1L >>> (8 * (7 - length));
+        return Swar.lowBytes(length + 1);
     }
 
     /** The UTF-8 bytes of segment {@code i}. */

@@ -65,10 +65,10 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         return v;
     }
 
-    /** Where element {@code i} (in range) lies: {@code start << 32 | end}. */
+    /** Where element {@code i} (in range) lies: its {@link Span}. */
     long spanAt(int i) {
         index();
-        return (long) spans[i * 2] << 32 | spans[i * 2 + 1];
+        return Span.of(spans[i * 2], spans[i * 2 + 1]);
     }
 
     @Override

@@ -191,9 +191,9 @@ final class RawMap extends AbstractMap<String, Object> {
         return nonAsciiKeys ? -2 : -1;
     }
 
-    /** Where the value of entry {@code e} lies: {@code start << 32 | end}. */
+    /** Where the value of entry {@code e} lies: its {@link Span}. */
     long spanAt(int e) {
-        return (long) spans[e * 4 + 2] << 32 | spans[e * 4 + 3];
+        return Span.of(spans[e * 4 + 2], spans[e * 4 + 3]);
     }
 
     String keyAt(int e) {
