@@ -296,8 +296,8 @@ final class PathSpans {
 
     /** Forgets the batch (so its records can be collected); the last layout is kept, an identity only. */
     void clear() {
-        java.util.Arrays.fill(lazy, 0, count, null);
-        java.util.Arrays.fill(bytesOf, 0, count, null);
+        Arrays.fill(lazy, 0, count, null);
+        Arrays.fill(bytesOf, 0, count, null);
         records = null;
         count = 0;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The queries of an index waiting for each text, with a summary of the texts in front: one of 256 bits per key's
@@ -75,7 +76,7 @@ final class TextMap<Q> {
     }
 
     /** The texts queries wait for (a view). */
-    java.util.Set<TextKey> keys() {
+    Set<TextKey> keys() {
         return map.keySet();
     }
 }

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -70,7 +71,7 @@ public final class Projector {
     }
 
     private static byte[][] keys(NamedField[] fields) {
-        java.util.Set<String> names = new HashSet<>();
+        Set<String> names = new HashSet<>();
         byte[][] keys = new byte[fields.length][];
         for (int i = 0; i < fields.length; i++) {
             if (!names.add(fields[i].name())) {

@@ -2,6 +2,7 @@ package dev.bullet.record;
 
 import dev.bullet.common.Swar;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,12 +35,12 @@ public final class FieldPath {
         }
         this.segmentsUtf8 = new byte[segments.length][];
         for (int i = 0; i < segments.length; i++) {
-            segmentsUtf8[i] = segments[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            segmentsUtf8[i] = segments[i].getBytes(StandardCharsets.UTF_8);
         }
         this.headUtf8 = segmentsUtf8[0];
         this.headHash = JsonScanner.hash(headUtf8);
         this.headWord = keyWord(headUtf8);
-        this.textUtf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.textUtf8 = text.getBytes(StandardCharsets.UTF_8);
         this.textHash = JsonScanner.hash(textUtf8);
     }
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
@@ -98,10 +99,10 @@ final class RawMap extends AbstractMap<String, Object> {
                 return;
             }
             if ((n + 1) * 4 > s.length) {
-                s = java.util.Arrays.copyOf(s, s.length * 2);
+                s = Arrays.copyOf(s, s.length * 2);
             }
             if (n >= hashes.length) {
-                hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+                hashes = Arrays.copyOf(hashes, hashes.length * 2);
             }
             s[n * 4] = keyStart;
             s[n * 4 + 1] = keyEnd;
@@ -184,7 +185,7 @@ final class RawMap extends AbstractMap<String, Object> {
         index();
         for (int e = 0; e < size; e++) {
             int a = spans[e * 4];
-            if (spans[e * 4 + 1] - a == key.length && java.util.Arrays.equals(data, a, a + key.length, key, 0, key.length)) {
+            if (spans[e * 4 + 1] - a == key.length && Arrays.equals(data, a, a + key.length, key, 0, key.length)) {
                 return e;
             }
         }
@@ -211,7 +212,7 @@ final class RawMap extends AbstractMap<String, Object> {
     Object valueAt(int e) {
         if (values == null) {
             values = new Object[size];
-            java.util.Arrays.fill(values, UNREAD);
+            Arrays.fill(values, UNREAD);
         }
         Object v = values[e];
         if (v == UNREAD) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -26,7 +27,7 @@ final class ConsolePages {
     }
 
     private static Map<String, byte[]> load() {
-        Map<String, byte[]> files = new java.util.HashMap<>();
+        Map<String, byte[]> files = new HashMap<>();
         for (String name : TYPES.keySet()) {
             try (InputStream in = ConsolePages.class.getResourceAsStream("/console/" + name)) {
                 if (in == null) {

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * The Query spout (SPEC §3.3): reads queries and KILL signals from the PubSub and stamps each query with its start
@@ -40,7 +42,7 @@ public class QuerySpout extends BaseRichSpout {
      * fetch each was ~5 % of the box at 2,000 queries a second (the spout's polls, the broker's fetch handling). A
      * query that comes alone is read at once; one right behind another waits at most this long.
      */
-    static final long PAUSE_AFTER_QUERIES_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
+    static final long PAUSE_AFTER_QUERIES_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
@@ -50,7 +52,7 @@ public class QuerySpout extends BaseRichSpout {
     private transient CountMetric malformed;
     private transient long malformedCounted;
     /** How the spout waits after handing out queries ({@link LockSupport#parkNanos}; tests record the waits). */
-    transient java.util.function.LongConsumer pause;
+    transient LongConsumer pause;
 
     public QuerySpout(PubSubFactory pubSub, Clock clock) {
         this.pubSub = pubSub;
