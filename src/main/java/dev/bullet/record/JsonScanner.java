@@ -186,12 +186,9 @@ final class JsonScanner {
         return hash;
     }
 
+    /** {@link RawJson#skipSpace} that stops at {@code n}: the bytes here are not validated yet. */
     private static int skipWs(byte[] b, int i, int n) {
-        while (i < n) {
-            byte c = b[i];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                return i;
-            }
+        while (i < n && RawJson.isSpace(b[i])) {
             i++;
         }
         return i;
