@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The browser console (issue 15): a single page and its two assets, served from the jar ({@code /console/*} on the
+ * The browser console: a single page and its two assets, served from the jar ({@code /console/*} on the
  * classpath) at {@code /} and {@code /console}. Read once at start; nothing is fetched from the network.
  */
 final class ConsolePages {

@@ -97,7 +97,7 @@ public class FilterBolt extends BaseRichBolt {
         try {
             handle(tuple);
         } catch (RuntimeException | StackOverflowError e) {
-            // contained to this tuple (issue 11): a bug here must not kill the worker nor make Kafka re-read the
+            // contained to this tuple: a bug here must not kill the worker nor make Kafka re-read the
             // batch forever; it is logged and the tuple acked
             out.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),

@@ -109,7 +109,7 @@ public class JoinBolt extends BaseRichBolt {
         try {
             handle(tuple);
         } catch (RuntimeException | StackOverflowError e) {
-            // contained to this tuple (issue 11): a bug here must not kill the worker; logged, the tuple acked
+            // contained to this tuple: a bug here must not kill the worker; logged, the tuple acked
             out.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
                       tuple.getSourceComponent(), e);

@@ -38,8 +38,7 @@ public class QuerySpout extends BaseRichSpout {
     static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     /**
      * After a poll that brought queries, the spout waits this long before the next one, so that queries coming
-     * thousands a second (many users, or queries restarting) are read a few dozen per fetch instead of one or two: a
-     * fetch each was ~5 % of the box at 2,000 queries a second (the spout's polls, the broker's fetch handling). A
+     * thousands a second (many users, or queries restarting) are read a few dozen per fetch instead of one or two. A
      * query that comes alone is read at once; one right behind another waits at most this long.
      */
     static final long PAUSE_AFTER_QUERIES_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
