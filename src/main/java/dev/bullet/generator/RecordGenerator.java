@@ -3,6 +3,7 @@ package dev.bullet.generator;
 import dev.bullet.common.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 
 /**
  * The source of the pipeline's synthetic data: makes the JSON records that {@link GeneratorMain} writes
@@ -155,7 +156,7 @@ public final class RecordGenerator {
         return (int) (n * u * u);
     }
 
-    private static byte[][] prefixes(int count, java.util.function.IntFunction<String> name, String suffix) {
+    private static byte[][] prefixes(int count, IntFunction<String> name, String suffix) {
         byte[][] out = new byte[count][];
         for (int i = 0; i < count; i++) {
             out[i] = ascii(",\"" + name.apply(i) + "\"" + suffix);

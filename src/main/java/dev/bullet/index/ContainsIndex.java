@@ -7,12 +7,16 @@ import dev.bullet.query.Values;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.record.Span;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -63,7 +67,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             if (hasSizes() || !byNumber.isEmpty() || !byBoolean.isEmpty()) {
                 return;
             }
-            java.util.Set<String> texts = new java.util.LinkedHashSet<>();
+            Set<String> texts = new LinkedHashSet<>();
             for (TextMap<Q> map : List.of(byKey, byKeyDecided, byText, byTextDecided)) {
                 for (TextKey key : map.keys()) {
                     texts.add(key.toString());
@@ -330,15 +334,15 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         private final List<Q> pending = new ArrayList<>();
 
         boolean visit(PathContains<Q> path, LazyRecord record, long span, Consumer<Q> visit, Consumer<Q> matched) {
-            if (span == LazyRecord.UNSURE) {
+            if (span == Span.UNSURE) {
                 return false;
             }
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 return true;
             }
             byte[] data = record.bytes();
-            int start = (int) (span >>> 32);
-            int end = (int) span;
+            int start = Span.start(span);
+            int end = Span.end(span);
             byte first = data[start];
             if (first == '"') {
                 if (path.hasSizes()) {
@@ -467,7 +471,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             for (int a = 0; a < n; a++) {
                 boolean seen = false;
                 for (int b = 0; b < a && !seen; b++) {
-                    seen = java.util.Arrays.equals(data, keys[a * 2], keys[a * 2 + 1], data, keys[b * 2], keys[b * 2 + 1]);
+                    seen = Arrays.equals(data, keys[a * 2], keys[a * 2 + 1], data, keys[b * 2], keys[b * 2 + 1]);
                 }
                 if (!seen) {
                     distinct++;

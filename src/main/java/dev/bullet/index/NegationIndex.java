@@ -6,6 +6,7 @@ import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.record.Span;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -139,23 +140,23 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         List<Entry<Q>> excluded = null;
         boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
         boolean missing = false;
-        if (span == LazyRecord.MISSING) {
+        if (span == Span.MISSING) {
             missing = true;
-        } else if (span != LazyRecord.UNSURE) {
+        } else if (span != Span.UNSURE) {
             byte[] data = lazy.bytes();
-            int start = (int) (span >>> 32);
-            int end = (int) span;
+            int start = Span.start(span);
+            int end = Span.end(span);
             if (data[start] == '"') {
                 if (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1)) {
                     excluded = path.excludedBy.get(data, start + 1, end - 1, TextKey.hash(data, start + 1, end - 1),
                                                    probe);
                     decides = true;
                 } else {
-                    span = LazyRecord.UNSURE;
+                    span = Span.UNSURE;
                 }
             }
         }
-        if (span == LazyRecord.UNSURE) {
+        if (span == Span.UNSURE) {
             Object value = batch.record(r).get(path.path);
             missing = value == null;
             text = value instanceof String ? probe.set((String) value) : null;

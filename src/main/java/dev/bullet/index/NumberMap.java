@@ -1,6 +1,7 @@
 package dev.bullet.index;
 
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * A map from numbers to values for the index's per-record lookups: open addressing over the bits of the double,
@@ -37,7 +38,7 @@ final class NumberMap<V> {
     }
 
     @SuppressWarnings("unchecked")
-    V computeIfAbsent(double d, java.util.function.Supplier<V> make) {
+    V computeIfAbsent(double d, Supplier<V> make) {
         long key = bits(d);
         int i = slot(key);
         if (values[i] == null) {

@@ -4,6 +4,7 @@ import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.PathTree;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -209,7 +210,7 @@ final class PathSpans {
         for (int r = 0; r < count; r++) {
             LazyRecord record = lazy[r];
             if (record == null) {
-                column[r] = LazyRecord.UNSURE;
+                column[r] = Span.UNSURE;
                 continue;
             }
             if (layoutStamps[id] != stampOf[r]) {
@@ -229,7 +230,7 @@ final class PathSpans {
         for (int r = 0; r < count; r++) {
             LazyRecord record = lazy[r];
             if (record == null) {
-                column[r] = LazyRecord.UNSURE;
+                column[r] = Span.UNSURE;
                 continue;
             }
             if (stamp != stampOf[r]) {
@@ -274,7 +275,7 @@ final class PathSpans {
             }
             for (int p = 0; p < n; p++) {
                 if (out[p] != null) {
-                    out[p][r] = record == null ? LazyRecord.UNSURE : group.out[p];
+                    out[p][r] = record == null ? Span.UNSURE : group.out[p];
                 }
             }
         }
@@ -295,8 +296,8 @@ final class PathSpans {
 
     /** Forgets the batch (so its records can be collected); the last layout is kept, an identity only. */
     void clear() {
-        java.util.Arrays.fill(lazy, 0, count, null);
-        java.util.Arrays.fill(bytesOf, 0, count, null);
+        Arrays.fill(lazy, 0, count, null);
+        Arrays.fill(bytesOf, 0, count, null);
         records = null;
         count = 0;
     }

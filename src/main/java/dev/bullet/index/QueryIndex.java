@@ -8,12 +8,16 @@ import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The shared predicate index of a Filter task (SPEC §3.4, §10): queries whose filter requires a field to equal one of
@@ -28,168 +32,10 @@ import java.util.Map;
  * @param <Q> the per-query object the index hands out
  */
 public final class QueryIndex<Q> {
-    /** One indexed path and the queries waiting for each of its values. */
-    private static final class PathIndex<Q> {
-        final FieldPath path;
-        /** The path's id in {@link PathSpans}. */
-        int span;
-        final TextMap<Q> byText = new TextMap<>();
-        /**
-         * As {@link #byText}, for queries whose whole filter (or top-level OR branch) is the equality: a string value
-         * equal to the literal's text is a match, no test needed (numbers and booleans are still tested: a long past
-         * 2^53 and its double, or {@code -0.0} and {@code 0}, compare by their own rules).
-         */
-        final TextMap<Q> byTextDecided = new TextMap<>();
-        final NumberMap<List<Q>> byNumber = new NumberMap<>();
-        final Map<Boolean, List<Q>> byBoolean = new HashMap<>();
-        /** Queries needing value > (or >=) a threshold, and value < (or <=) a threshold. */
-        final RangeList<Q> above = new RangeList<>(true);
-        final RangeList<Q> below = new RangeList<>(false);
-        /** Negated ranges ({@code NOT x < c}): they also match a record without a value here. */
-        final List<Q> whenMissing = new ArrayList<>();
-        int size;
-
-        PathIndex(FieldPath path) {
-            this.path = path;
-        }
-    }
 
     /** Where a query was put, to take it out again. */
     private record Placement(FieldPath path, List<Object> keys, RangeList<?> range, boolean whenMissing,
                              boolean decided) {
-    }
-
-    /**
-     * Where a range query waits: on the above list (thresholds at or below the value) or the below list, with an
-     * optional far bound ({@code limit}) that lets a numeric value past it skip the query, whether a missing
-     * value must visit it too (a negated range), and whether a value at the threshold fails it ({@code strict}:
-     * {@code >}, {@code <}, or only NaN literals).
-     */
-    private record RangeSpec(FieldPath path, boolean above, double threshold, double limit, boolean whenMissing,
-                             boolean strict) {
-    }
-
-    /**
-     * Queries with a numeric threshold on one path, sorted by it: for a numeric value, the ones whose threshold the
-     * value passes are a prefix (above: thresholds below the value) or a suffix (below) of the list.
-     * Kept sorted as queries come and go (a query is inserted after those of equal threshold, so ties keep their
-     * arrival order): a RAW query restarted many times a second costs a shift of a small array, not a sort.
-     */
-    private static final class RangeList<Q> {
-        final boolean above;
-        double[] sorted = new double[4];
-        double[] sortedLimits = new double[4];
-        Object[] ordered = new Object[4];
-        /**
-         * Whether the range is the query's whole filter (or top-level OR branch), so {@link #visit} decides it:
-         * {@link #UNDECIDED}, {@link #INCLUSIVE} ({@code >=}, {@code <=}) or {@link #STRICT} ({@code >}, {@code <}).
-         */
-        byte[] decides = new byte[4];
-        static final byte UNDECIDED = 0;
-        static final byte INCLUSIVE = 1;
-        static final byte STRICT = 2;
-        int size;
-
-        RangeList(boolean above) {
-            this.above = above;
-        }
-
-        /**
-         * {@code limit}: a value beyond it (above it on the above list, below it on the below list) skips the query.
-         * {@code decides}: the range is the query's whole filter (or branch), so {@link #visit} may decide it
-         * ({@link #UNDECIDED}, {@link #INCLUSIVE} or {@link #STRICT}).
-         */
-        void add(Q query, double threshold, double limit, byte decides) {
-            if (Double.isNaN(threshold) || Double.isNaN(limit)) {
-                throw new IllegalArgumentException("a range threshold cannot be NaN");
-            }
-            if (size == sorted.length) {
-                sorted = java.util.Arrays.copyOf(sorted, size * 2);
-                sortedLimits = java.util.Arrays.copyOf(sortedLimits, size * 2);
-                ordered = java.util.Arrays.copyOf(ordered, size * 2);
-                this.decides = java.util.Arrays.copyOf(this.decides, size * 2);
-            }
-            int at = size;
-            while (at > 0 && Double.compare(sorted[at - 1], threshold) > 0) {
-                at--;
-            }
-            System.arraycopy(sorted, at, sorted, at + 1, size - at);
-            System.arraycopy(sortedLimits, at, sortedLimits, at + 1, size - at);
-            System.arraycopy(ordered, at, ordered, at + 1, size - at);
-            System.arraycopy(this.decides, at, this.decides, at + 1, size - at);
-            sorted[at] = threshold;
-            sortedLimits[at] = limit;
-            ordered[at] = query;
-            this.decides[at] = decides;
-            size++;
-        }
-
-        void remove(Q query) {
-            int kept = 0;
-            for (int i = 0; i < size; i++) {
-                if (ordered[i] != query) {
-                    sorted[kept] = sorted[i];
-                    sortedLimits[kept] = sortedLimits[i];
-                    ordered[kept] = ordered[i];
-                    decides[kept] = decides[i];
-                    kept++;
-                }
-            }
-            java.util.Arrays.fill(ordered, kept, size, null);
-            size = kept;
-        }
-
-        boolean isEmpty() {
-            return size == 0;
-        }
-
-        /**
-         * Visits the queries the number may pass (threshold ≤ value for above, ≥ value for below); NaN: all. With
-         * {@code exact} (the filter compares the very number this double is, see {@link #exactNumber}), a query whose
-         * whole filter is its range is decided: past its threshold it matches, whatever its operator and however many
-         * literals it has (the threshold is the one the value must pass for any of them to), and goes to
-         * {@code matched}; at its threshold it matches if its operator is {@code >=} or {@code <=}, and is skipped if
-         * it is {@code >} or {@code <} (no literal lets the value through then).
-         */
-        @SuppressWarnings("unchecked")
-        void visit(double value, boolean exact, java.util.function.Consumer<Q> visit,
-                   java.util.function.Consumer<Q> matched) {
-            int n = size;
-            if (Double.isNaN(value)) {
-                visitAll(visit);
-                return;
-            }
-            double[] limit = sortedLimits;
-            if (above) {
-                for (int i = 0; i < n && sorted[i] <= value; i++) {
-                    if (value <= limit[i]) {
-                        hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
-                    }
-                }
-            } else {
-                for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
-                    if (value >= limit[i]) {
-                        hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
-                    }
-                }
-            }
-        }
-
-        private static <Q> void hand(Q query, byte decides, boolean tie, java.util.function.Consumer<Q> visit,
-                                     java.util.function.Consumer<Q> matched) {
-            if (decides == UNDECIDED) {
-                visit.accept(query);
-            } else if (!tie || decides == INCLUSIVE) {
-                matched.accept(query);
-            } // a strict range at its threshold: no match
-        }
-
-        @SuppressWarnings("unchecked")
-        void visitAll(java.util.function.Consumer<Q> visit) {
-            for (int i = 0, n = size; i < n; i++) {
-                visit.accept((Q) ordered[i]);
-            }
-        }
     }
 
     private final List<PathIndex<Q>> paths = new ArrayList<>();
@@ -210,7 +56,7 @@ public final class QueryIndex<Q> {
     }
 
     /** An index with only the given optimisations (equality and range indexing are always on). */
-    public QueryIndex(java.util.Set<IndexFeature> features) {
+    public QueryIndex(Set<IndexFeature> features) {
         regex = features.contains(IndexFeature.REGEX) ? new RegexPrefilter<>(spans) : null;
         if (regex != null) {
             extras.add(regex);
@@ -341,7 +187,7 @@ public final class QueryIndex<Q> {
             }
             return true;
         }
-        RangeSpec range = rangeSpec(clause);
+        RangeSpec range = RangeSpec.of(clause);
         if (range != null) {
             // a plain range that is the whole filter (or branch) is decided by the value (a negated one, which a
             // missing value or a string also matches, and an interval of two conjuncts are tested)
@@ -475,7 +321,7 @@ public final class QueryIndex<Q> {
     }
 
     /** Calls {@code visit} for every query that may match the record: its index candidates, then the scan list. */
-    public void candidates(Record record, java.util.function.Consumer<Q> visit) {
+    public void candidates(Record record, Consumer<Q> visit) {
         candidates(record, visit, visit);
     }
 
@@ -483,9 +329,9 @@ public final class QueryIndex<Q> {
      * As {@link #candidates(Record, java.util.function.Consumer)}, but a query the index knows matches the record
      * (a whole-value regex it decided from the literals alone) goes to {@code matched} instead: no test needed.
      */
-    public void candidates(Record record, java.util.function.Consumer<Q> visit, java.util.function.Consumer<Q> matched) {
-        java.util.function.Consumer<Q> maybe = visit; // inside the class below, visit and matched name its own fields
-        java.util.function.Consumer<Q> known = matched;
+    public void candidates(Record record, Consumer<Q> visit, Consumer<Q> matched) {
+        Consumer<Q> maybe = visit; // inside the class below, visit and matched name its own fields
+        Consumer<Q> known = matched;
         candidates(List.of(record), 0, 1, new Candidates<Q>() {
             @Override
             protected void visit(int at, Q query) {
@@ -516,8 +362,8 @@ public final class QueryIndex<Q> {
                 }
             }
         }
-        java.util.function.Consumer<Q> visit = out.visit;
-        java.util.function.Consumer<Q> matched = out.matched;
+        Consumer<Q> visit = out.visit;
+        Consumer<Q> matched = out.matched;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
             long[] column = spans.column(index.span);
@@ -562,17 +408,17 @@ public final class QueryIndex<Q> {
      * up; anything else takes the general way.
      */
     private void visitTexts(PathIndex<Q> index, long[] column, int count, Candidates<Q> out) {
-        java.util.function.Consumer<Q> visit = out.visit;
-        java.util.function.Consumer<Q> matched = out.matched;
+        Consumer<Q> visit = out.visit;
+        Consumer<Q> matched = out.matched;
         TextMap<Q> byText = index.byText.isEmpty() ? null : index.byText;
         TextMap<Q> byTextDecided = index.byTextDecided.isEmpty() ? null : index.byTextDecided;
         for (int r = 0; r < count; r++) {
             long span = column[r];
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 continue;
             }
             byte[] data = spans.bytes(r);
-            if (span == LazyRecord.UNSURE || data == null || !spans.plainAscii(r)) {
+            if (span == Span.UNSURE || data == null || !spans.plainAscii(r)) {
                 out.record = r;
                 LazyRecord lazy = spans.lazy(r);
                 if (lazy == null || !visitSpan(index, lazy, span, visit, matched)) {
@@ -580,12 +426,12 @@ public final class QueryIndex<Q> {
                 }
                 continue;
             }
-            int start = (int) (span >>> 32);
+            int start = Span.start(span);
             if (data[start] != '"') {
                 continue; // a number, boolean, null, map or list: no text query waits for it
             }
             int from = start + 1;
-            int to = (int) span - 1;
+            int to = Span.end(span) - 1;
             int hash = TextKey.hash(data, from, to);
             if (byText != null) {
                 List<Q> hits = byText.get(data, from, to, hash, probe);
@@ -605,8 +451,8 @@ public final class QueryIndex<Q> {
     }
 
     /** The candidates of one path from the record's decoded value there (null: missing). */
-    private void visitValue(PathIndex<Q> index, Object value, java.util.function.Consumer<Q> visit,
-                            java.util.function.Consumer<Q> matched) {
+    private void visitValue(PathIndex<Q> index, Object value, Consumer<Q> visit,
+                            Consumer<Q> matched) {
         if (value == null) {
             ClauseIndex.visitAll(index.whenMissing, visit);
             return;
@@ -640,18 +486,18 @@ public final class QueryIndex<Q> {
      * decoded value: a string is looked up by its bytes, a number parsed in place. False when the bytes cannot tell
      * (the caller decodes the value then).
      */
-    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, java.util.function.Consumer<Q> visit,
-                              java.util.function.Consumer<Q> matched) {
-        if (span == LazyRecord.UNSURE) {
+    private boolean visitSpan(PathIndex<Q> index, LazyRecord record, long span, Consumer<Q> visit,
+                              Consumer<Q> matched) {
+        if (span == Span.UNSURE) {
             return false;
         }
-        if (span == LazyRecord.MISSING) {
+        if (span == Span.MISSING) {
             ClauseIndex.visitAll(index.whenMissing, visit);
             return true;
         }
         byte[] data = record.bytes();
-        int start = (int) (span >>> 32);
-        int end = (int) span;
+        int start = Span.start(span);
+        int end = Span.end(span);
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {
@@ -763,85 +609,6 @@ public final class QueryIndex<Q> {
             return all;
         }
         return null;
-    }
-
-    /**
-     * The numeric range a filter requires, if the index can use it: a range ({@code > >= < <=} with plain numeric
-     * literals) or a negated one ({@code NOT x < c} is {@code x >= c}, or a value that is missing or not a number),
-     * itself or as a conjunct of a top-level AND; two conjuncts bounding one path from both sides make an interval.
-     */
-    static RangeSpec rangeSpec(Clause filter) {
-        if (filter instanceof Clause.Relational) {
-            return plainRange((Clause.Relational) filter, false);
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.NOT) {
-            List<Clause> inner = ((Clause.Logical) filter).clauses();
-            return inner.size() == 1 && inner.get(0) instanceof Clause.Relational
-                    ? plainRange((Clause.Relational) inner.get(0), true) : null;
-        }
-        if (filter instanceof Clause.Logical && filter.operation() == Operation.AND) {
-            List<Clause> clauses = ((Clause.Logical) filter).clauses();
-            RangeSpec first = null;
-            for (Clause c : clauses) {
-                RangeSpec r = rangeSpec(c);
-                if (r == null) {
-                    continue;
-                }
-                if (first == null) {
-                    first = r;
-                    continue;
-                }
-                if (!first.whenMissing() && !r.whenMissing() && first.path().equals(r.path()) && first.above() != r.above()
-                    && !Double.isInfinite(first.threshold()) && !Double.isInfinite(r.threshold())) {
-                    RangeSpec lower = first.above() ? first : r;
-                    RangeSpec upper = first.above() ? r : first;
-                    return new RangeSpec(lower.path(), true, lower.threshold(), upper.threshold(), false, false);
-                }
-            }
-            return first;
-        }
-        return null;
-    }
-
-    /**
-     * A plain range clause as a spec; negated: the opposite side, a missing value visits it, and any NaN literal
-     * (which compares with nothing, so its negation holds for every value) makes it unindexable.
-     */
-    private static RangeSpec plainRange(Clause.Relational r, boolean negated) {
-        if (!r.operation().isRange() || r.values().isEmpty()) {
-            return null;
-        }
-        boolean above = r.operation() == Operation.GREATER_THAN || r.operation() == Operation.GREATER_EQUALS;
-        // x > any literal: above the smallest; NOT x > any literal (x <= every one): below the smallest; and the
-        // other way round for < and NOT <
-        boolean smallest = above;
-        double threshold = Double.NaN;
-        if (!ClauseIndex.plainLiterals(r)) {
-            return null;
-        }
-        for (FilterValue v : r.values()) {
-            if (Values.asNumber(v.value()) == null) {
-                return null;
-            }
-            double d = ((Number) Values.asNumber(v.value())).doubleValue();
-            if (Double.isNaN(d)) {
-                if (negated) {
-                    return null;
-                }
-                continue; // a NaN literal lets no number through and must not become a threshold (NaN sorts last)
-            }
-            threshold = Double.isNaN(threshold) ? d : (smallest ? Math.min(threshold, d) : Math.max(threshold, d));
-        }
-        boolean side = negated != above;
-        boolean onlyNaN = Double.isNaN(threshold);
-        if (onlyNaN) { // only NaN literals: only an infinite value may still be visited
-            threshold = side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-        }
-        // a value at the threshold passes >= and <=, not > and < (nor a NaN, which compares with nothing)
-        boolean strict = !negated && (onlyNaN || r.operation() == Operation.GREATER_THAN
-                                      || r.operation() == Operation.LESS_THAN);
-        return new RangeSpec(r.field(), side, threshold, side ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY,
-                             negated, strict);
     }
 
     private static boolean usable(Clause.Relational r) {

@@ -1,17 +1,14 @@
 package dev.bullet.index;
 
-import dev.bullet.record.RawBytes;
+import dev.bullet.common.Swar;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
-import static dev.bullet.record.RawBytes.zeroBytes;
+import static dev.bullet.common.Swar.zeroBytes;
 
 /**
  * Whether any of a few texts occurs, quoted, in a stretch of a record's bytes: {@code "k4"} or {@code "hasi"} with
@@ -26,13 +23,11 @@ import static dev.bullet.record.RawBytes.zeroBytes;
  * Immutable.
  */
 final class QuotedNeedles {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long QUOTES = RawBytes.repeated('"');
+    private static final long QUOTES = Swar.broadcast('"');
     /** At most this many texts: beyond it walking the container costs less than comparing them all. */
     static final int MAX_TEXTS = 8;
     /** At most this many distinct beginnings (a text's first two characters) among the texts. */
     static final int MAX_BEGINNINGS = 4;
-    private static final long HIGH_BITS = 0x8080808080808080L;
 
     /** The quoted texts. */
     private final byte[][] quoted;
@@ -72,9 +67,9 @@ final class QuotedNeedles {
         long[] any = new long[MAX_BEGINNINGS];
         for (int lane = 0; lane < MAX_BEGINNINGS; lane++) {
             byte[] b = beginnings.get(Math.min(lane, beginnings.size() - 1));
-            firsts[lane] = RawBytes.repeated(b[0]);
-            seconds[lane] = b.length > 1 ? RawBytes.repeated(b[1]) : 0;
-            any[lane] = b.length > 1 ? 0 : HIGH_BITS;
+            firsts[lane] = Swar.broadcast(b[0]);
+            seconds[lane] = b.length > 1 ? Swar.broadcast(b[1]) : 0;
+            any[lane] = b.length > 1 ? 0 : Swar.HIGH_BITS;
         }
         first0 = firsts[0];
         first1 = firsts[1];
@@ -127,9 +122,9 @@ final class QuotedNeedles {
         int i = from;
         // words at i, i + 1 and i + 2: stop while all lie inside the array
         for (; i <= last && i + 10 <= data.length; i += 8) {
-            long here = (long) LONGS.get(data, i);
-            long next = (long) LONGS.get(data, i + 1);
-            long after = (long) LONGS.get(data, i + 2);
+            long here = Swar.word(data, i);
+            long next = Swar.word(data, i + 1);
+            long after = Swar.word(data, i + 2);
             long begins = zeroBytes(next ^ first0) & (zeroBytes(after ^ second0) | any0);
             if (lanes > 1) { // the same branch for every word of a search: predicted
                 begins |= zeroBytes(next ^ first1) & (zeroBytes(after ^ second1) | any1);
@@ -142,7 +137,7 @@ final class QuotedNeedles {
             }
             long hits = zeroBytes(here ^ QUOTES) & begins;
             while (hits != 0) {
-                int at = i + (Long.numberOfTrailingZeros(hits) >>> 3);
+                int at = i + Swar.firstLane(hits);
                 if (at <= last && matchesAt(data, at, to)) {
                     return true;
                 }

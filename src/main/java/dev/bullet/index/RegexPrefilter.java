@@ -6,6 +6,7 @@ import dev.bullet.query.Operation;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
+import dev.bullet.record.Span;
 import dev.bullet.regex.AsciiText;
 import dev.bullet.regex.LiteralMatcher;
 import dev.bullet.regex.MatchShape;
@@ -20,6 +21,7 @@ import dev.bullet.regex.WholeLiteral;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -46,195 +48,12 @@ import java.util.function.Consumer;
  * @param <Q> the per-query object the index hands out
  */
 final class RegexPrefilter<Q> implements ClauseIndex<Q> {
-    /** One query's formula over its path's literal ids. */
-    private static final class Entry<Q> {
-        final Q query;
-        final Node formula;
-        final MatchShape shape;
-        /** The pattern when it is a literal decided from ASCII text alone; null otherwise. */
-        final WholeLiteral whole;
-        /** Whether the RLIKE is the query's whole filter (a decided match then needs no test). */
-        final boolean entire;
-        /** The patterns of an entry the path's DFA decides ({@link RegexDfa}); null for the others. */
-        final List<String> patterns;
-        /** A decided entry whose patterns require no literal worth looking for. */
-        boolean literalFree;
-        long stamp = -1;
-        /**
-         * The entry of a {@code NOT (field RLIKE ...)}: the regex machinery finds it as it finds the RLIKE, and a
-         * value it is not found for surely fails the RLIKE, so surely passes the NOT ({@link #visitNegated}).
-         */
-        boolean negated;
-        /** For a negated entry: the value it was last found for ({@link #values}), and whether surely matching then. */
-        long foundFor = -1;
-        boolean foundSure;
-
-        Entry(Q query, Node formula, MatchShape shape, WholeLiteral whole, boolean entire) {
-            this(query, formula, shape, whole, entire, null);
-        }
-
-        Entry(Q query, Node formula, MatchShape shape, WholeLiteral whole, boolean entire, List<String> patterns) {
-            this.query = query;
-            this.patterns = patterns;
-            this.formula = formula;
-            this.shape = shape;
-            this.whole = whole;
-            this.entire = entire;
-        }
-    }
-
-    /** A formula compiled to literal ids: a leaf ({@code id >= 0}) or an AND/OR of children. */
-    private static final class Node {
-        final int id;
-        final boolean and;
-        final Node[] children;
-
-        Node(int id) {
-            this.id = id;
-            this.and = false;
-            this.children = null;
-        }
-
-        Node(boolean and, Node[] children) {
-            this.id = -1;
-            this.and = and;
-            this.children = children;
-        }
-
-        boolean holds(boolean[] found) {
-            if (id >= 0) {
-                return found[id];
-            }
-            for (Node child : children) {
-                if (child.holds(found) != and) {
-                    return !and;
-                }
-            }
-            return and;
-        }
-
-        void literals(List<Integer> out) {
-            if (id >= 0) {
-                out.add(id);
-            } else {
-                for (Node child : children) {
-                    child.literals(out);
-                }
-            }
-        }
-    }
-
-    /** The RLIKE queries of one path. */
-    private static final class PathFilter<Q> {
-        final FieldPath path;
-        /** The path's id in {@link PathSpans}. */
-        int span;
-        final Map<String, Integer> literalIds = new HashMap<>();
-        final List<String> literals = new ArrayList<>();
-        /** Entries that mention each literal id (an entry is listed under each of its literals once). */
-        final List<List<Entry<Q>>> byLiteral = new ArrayList<>();
-        /** Entries without a required literal: by the value's first (folded) character, index 128 = non-ASCII. */
-        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no List<Entry<Q>>[] constructor
-        final List<Entry<Q>>[] byFirst = new List[129];
-        /** Entries without a required literal that may start with any character. */
-        final List<Entry<Q>> anyFirst = new ArrayList<>();
-        final List<Entry<Q>> unfiltered = new ArrayList<>();
-        /** The negated entries (also placed as the others are): each value meets those its RLIKE surely fails. */
-        final List<Entry<Q>> negated = new ArrayList<>();
-        int entries;
-        /**
-         * The patterns the DFA decides, by id, and the entries that use each: a pattern stays after its entries leave
-         * (a query that ends and comes again finds the DFA as it was); the DFA is built again only for a new one.
-         */
-        final Map<String, Integer> dfaIds = new HashMap<>();
-        final List<String> dfaPatterns = new ArrayList<>();
-        final List<List<Entry<Q>>> byPattern = new ArrayList<>();
-        int dfaEntries;
-        /** Of those, the ones whose patterns require no literal worth looking for (counted in {@link #unfiltered}). */
-        int dfaLiteralFree;
-        /** Null: to be built (from {@link #dfaPatterns}) when a value next needs it. */
-        RegexDfa dfa;
-        LiteralMatcher matcher;
-        boolean[] found = new boolean[0];
-        int[] foundList = new int[0];
-        int foundCount;
-
-        PathFilter(FieldPath path) {
-            this.path = path;
-        }
-
-        int literalId(String text) {
-            Integer id = literalIds.get(text);
-            if (id == null) {
-                id = literals.size();
-                literalIds.put(text, id);
-                literals.add(text);
-                byLiteral.add(new ArrayList<>(1));
-                matcher = null;
-            }
-            return id;
-        }
-
-        boolean isEmpty() {
-            return entries == 0 && unfiltered.isEmpty() && dfaEntries == 0;
-        }
-
-        void placeDecided(Entry<Q> entry) {
-            for (String pattern : entry.patterns) {
-                Integer id = dfaIds.get(pattern);
-                if (id == null) {
-                    id = dfaPatterns.size();
-                    dfaIds.put(pattern, id);
-                    dfaPatterns.add(pattern);
-                    byPattern.add(new ArrayList<>(1));
-                    dfa = null;
-                }
-                List<Entry<Q>> users = byPattern.get(id);
-                if (!users.contains(entry)) {
-                    users.add(entry);
-                }
-            }
-            dfaEntries++;
-            dfaLiteralFree += entry.literalFree ? 1 : 0;
-        }
-
-        void unplaceDecided(Entry<Q> entry) {
-            for (String pattern : entry.patterns) {
-                byPattern.get(dfaIds.get(pattern)).remove(entry);
-            }
-            dfaEntries--;
-            dfaLiteralFree -= entry.literalFree ? 1 : 0;
-            int unused = 0;
-            for (List<Entry<Q>> users : byPattern) {
-                unused += users.isEmpty() ? 1 : 0;
-            }
-            if (dfaPatterns.size() > 64 && unused * 2 > dfaPatterns.size()) { // most patterns gone: a smaller DFA
-                List<Entry<Q>> kept = new ArrayList<>();
-                for (List<Entry<Q>> users : byPattern) {
-                    for (Entry<Q> e : users) {
-                        if (!kept.contains(e)) {
-                            kept.add(e);
-                        }
-                    }
-                }
-                dfaIds.clear();
-                dfaPatterns.clear();
-                byPattern.clear();
-                dfaEntries = 0;
-                dfaLiteralFree = 0;
-                dfa = null;
-                for (Entry<Q> e : kept) {
-                    placeDecided(e);
-                }
-            }
-        }
-    }
 
     /** How a query is found: by the path's DFA, under its literals, or under its first characters. */
     private enum Kind { DECIDED, FILTERED, UNFILTERED }
 
     /** Where a query was put. */
-    private record Placement<Q>(PathFilter<Q> path, Entry<Q> entry, Kind kind) {
+    private record Placement<Q>(RegexPathFilter<Q> path, RegexEntry<Q> entry, Kind kind) {
     }
 
     private final PathSpans spans;
@@ -243,17 +62,17 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         this.spans = spans;
     }
 
-    private final List<PathFilter<Q>> paths = new ArrayList<>();
+    private final List<RegexPathFilter<Q>> paths = new ArrayList<>();
     /** How many path DFAs were built (a test reads it). */
     private long dfaBuilds;
     /** How many paths without queries keep their automata. */
     static final int RETIRED = 256;
     /** Paths whose queries all left, by path, least recently left first: reused when a query comes back. */
-    private final Map<FieldPath, PathFilter<Q>> retired = new java.util.LinkedHashMap<>(16, 0.75f, false) {
+    private final Map<FieldPath, RegexPathFilter<Q>> retired = new LinkedHashMap<>(16, 0.75f, false) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<FieldPath, PathFilter<Q>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<FieldPath, RegexPathFilter<Q>> eldest) {
             return size() > RETIRED;
         }
     };
@@ -278,8 +97,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             entire = filter instanceof Clause.Logical && filter.operation() == Operation.NOT
                 && ((Clause.Logical) filter).clauses().get(0) == rlike;
         }
-        PathFilter<Q> path = pathFilter(rlike.field());
-        Entry<Q> entry = entry(query, path, rlike, entire && mayDecide);
+        RegexPathFilter<Q> path = pathFilter(rlike.field());
+        RegexEntry<Q> entry = entry(query, path, rlike, entire && mayDecide);
         if (negated) {
             entry.negated = true;
             path.negated.add(entry);
@@ -288,7 +107,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** Places the entry of a query's RLIKE (or of its negation) on the path: decided, unfiltered or filtered. */
-    private Entry<Q> entry(Q query, PathFilter<Q> path, Clause.Relational rlike, boolean entire) {
+    private RegexEntry<Q> entry(Q query, RegexPathFilter<Q> path, Clause.Relational rlike, boolean entire) {
         List<String> patterns = new ArrayList<>();
         boolean decidable = true;
         MatchShape shape = null;
@@ -299,7 +118,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             shape = shape == null ? a.shape() : shape.or(a.shape());
         }
         if (decidable) {
-            Entry<Q> entry = new Entry<>(query, null, MatchShape.UNKNOWN, null, entire, patterns);
+            RegexEntry<Q> entry = new RegexEntry<>(query, null, MatchShape.UNKNOWN, null, entire, patterns);
             entry.literalFree = selective(shape.requirement()) == null;
             path.placeDecided(entry);
             place(query, new Placement<>(path, entry, Kind.DECIDED));
@@ -308,13 +127,13 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         WholeLiteral whole = rlike.values().size() == 1 ? analysis(rlike.values().get(0).value()).whole() : null;
         Requirement requirement = selective(shape.requirement());
         if (requirement == null) {
-            Entry<Q> entry = new Entry<>(query, null, shape, whole, entire);
+            RegexEntry<Q> entry = new RegexEntry<>(query, null, shape, whole, entire);
             placeUnfiltered(path, entry);
             place(query, new Placement<>(path, entry, Kind.UNFILTERED));
             return entry;
         }
-        Node formula = compile(path, requirement);
-        Entry<Q> entry = new Entry<>(query, formula, shape, whole, entire);
+        LiteralFormula formula = compile(path, requirement);
+        RegexEntry<Q> entry = new RegexEntry<>(query, formula, shape, whole, entire);
         List<Integer> ids = new ArrayList<>();
         formula.literals(ids);
         for (int id : ids.stream().distinct().toList()) {
@@ -375,7 +194,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
 
     /** Patterns analysed lately: a RAW query restarted many times a second, or a dashboard, brings the same back. */
     private static final int ANALYSED = 4096;
-    private final Map<String, Analysis> analysed = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<String, Analysis> analysed = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Analysis> eldest) {
             return size() > ANALYSED;
@@ -391,7 +210,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         return a;
     }
 
-    private static <Q> void placeUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+    private static <Q> void placeUnfiltered(RegexPathFilter<Q> path, RegexEntry<Q> entry) {
         path.unfiltered.add(entry);
         if (entry.shape.startsWithAny()) {
             path.anyFirst.add(entry);
@@ -407,7 +226,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> void unplaceUnfiltered(PathFilter<Q> path, Entry<Q> entry) {
+    private static <Q> void unplaceUnfiltered(RegexPathFilter<Q> path, RegexEntry<Q> entry) {
         path.unfiltered.remove(entry);
         path.anyFirst.remove(entry);
         for (int c = 0; c <= 128; c++) {
@@ -417,16 +236,16 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private Node compile(PathFilter<Q> path, Requirement r) {
+    private LiteralFormula compile(RegexPathFilter<Q> path, Requirement r) {
         if (r instanceof Literal) {
-            return new Node(path.literalId(((Literal) r).text()));
+            return new LiteralFormula(path.literalId(((Literal) r).text()));
         }
         List<Requirement> parts = r instanceof And ? ((And) r).parts() : ((Or) r).parts();
-        Node[] children = new Node[parts.size()];
+        LiteralFormula[] children = new LiteralFormula[parts.size()];
         for (int i = 0; i < children.length; i++) {
             children[i] = compile(path, parts.get(i));
         }
-        return new Node(r instanceof And, children);
+        return new LiteralFormula(r instanceof And, children);
     }
 
     @Override
@@ -439,7 +258,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             unplace(placement);
         }
         for (int i = 0; i < all.size(); i++) { // each path once, after all its placements left
-            PathFilter<Q> path = all.get(i).path();
+            RegexPathFilter<Q> path = all.get(i).path();
             boolean seen = false;
             for (int j = 0; j < i && !seen; j++) {
                 seen = all.get(j).path() == path;
@@ -452,7 +271,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     private void unplace(Placement<Q> placement) {
-        PathFilter<Q> path = placement.path();
+        RegexPathFilter<Q> path = placement.path();
         if (placement.entry().negated) {
             path.negated.remove(placement.entry());
         }
@@ -471,7 +290,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** Retires a path without queries, or renumbers its literals when most are unused. */
-    private void tidy(PathFilter<Q> path) {
+    private void tidy(RegexPathFilter<Q> path) {
         if (path.isEmpty()) {
             paths.remove(path);
             spans.release(path.span);
@@ -481,9 +300,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private static <Q> int unusedLiterals(PathFilter<Q> path) {
+    private static <Q> int unusedLiterals(RegexPathFilter<Q> path) {
         int unused = 0;
-        for (List<Entry<Q>> list : path.byLiteral) {
+        for (List<RegexEntry<Q>> list : path.byLiteral) {
             if (list.isEmpty()) {
                 unused++;
             }
@@ -492,8 +311,8 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** Renumbers the literals still in use: a path whose queries changed a lot gets a smaller automaton. */
-    private void compact(PathFilter<Q> old) {
-        PathFilter<Q> fresh = new PathFilter<>(old.path);
+    private void compact(RegexPathFilter<Q> old) {
+        RegexPathFilter<Q> fresh = new RegexPathFilter<>(old.path);
         fresh.span = old.span;
         paths.set(paths.indexOf(old), fresh);
         for (List<Placement<Q>> list : placements.values()) {
@@ -504,7 +323,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** A placement on the compacted path {@code old} placed again on {@code fresh}; any other unchanged. */
-    private Placement<Q> moved(Placement<Q> p, PathFilter<Q> old, PathFilter<Q> fresh) {
+    private Placement<Q> moved(Placement<Q> p, RegexPathFilter<Q> old, RegexPathFilter<Q> fresh) {
         if (p.path() != old) {
             return p;
         }
@@ -519,7 +338,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             placeUnfiltered(fresh, p.entry());
             return new Placement<>(fresh, p.entry(), Kind.UNFILTERED);
         }
-        Entry<Q> entry = new Entry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
+        RegexEntry<Q> entry = new RegexEntry<>(p.entry().query, remap(old, fresh, p.entry().formula), p.entry().shape,
                                      p.entry().whole, p.entry().entire);
         if (p.entry().negated) {
             entry.negated = true;
@@ -534,15 +353,15 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         return new Placement<>(fresh, entry, Kind.FILTERED);
     }
 
-    private static <Q> Node remap(PathFilter<Q> old, PathFilter<Q> fresh, Node node) {
+    private static <Q> LiteralFormula remap(RegexPathFilter<Q> old, RegexPathFilter<Q> fresh, LiteralFormula node) {
         if (node.id >= 0) {
-            return new Node(fresh.literalId(old.literals.get(node.id)));
+            return new LiteralFormula(fresh.literalId(old.literals.get(node.id)));
         }
-        Node[] children = new Node[node.children.length];
+        LiteralFormula[] children = new LiteralFormula[node.children.length];
         for (int i = 0; i < children.length; i++) {
             children[i] = remap(old, fresh, node.children[i]);
         }
-        return new Node(node.and, children);
+        return new LiteralFormula(node.and, children);
     }
 
     /**
@@ -551,7 +370,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      */
     int unfiltered() {
         int n = 0;
-        for (PathFilter<Q> path : paths) {
+        for (RegexPathFilter<Q> path : paths) {
             n += path.unfiltered.size() + path.dfaLiteralFree;
         }
         return n;
@@ -560,7 +379,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     @Override
     public void candidates(PathSpans batch, Candidates<Q> out) {
         for (int p = 0, np = paths.size(); p < np; p++) {
-            PathFilter<Q> path = paths.get(p);
+            RegexPathFilter<Q> path = paths.get(p);
             long[] column = batch.column(path.span);
             if (path.dfaEntries > 0 && path.entries == 0 && path.unfiltered.isEmpty() && path.negated.isEmpty()) {
                 visitDecidedOnly(path, batch, column, out);
@@ -578,18 +397,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      * pattern without one, no NOT): a plain ASCII string runs the DFA in the record's bytes, a missing value or a
      * container finds nothing, anything else takes the general way.
      */
-    private void visitDecidedOnly(PathFilter<Q> path, PathSpans batch, long[] column, Candidates<Q> out) {
+    private void visitDecidedOnly(RegexPathFilter<Q> path, PathSpans batch, long[] column, Candidates<Q> out) {
         Consumer<Q> visit = out.visit;
         Consumer<Q> matched = out.matched;
         for (int r = 0, n = batch.count(); r < n; r++) {
             long span = column[r];
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 values++;
                 continue;
             }
             byte[] data = batch.bytes(r);
-            int start = (int) (span >>> 32);
-            if (span == LazyRecord.UNSURE || data == null || !batch.plainAscii(r) || data[start] != '"') {
+            int start = Span.start(span);
+            if (span == Span.UNSURE || data == null || !batch.plainAscii(r) || data[start] != '"') {
                 out.record = r;
                 visitPath(path, batch, r, span, visit, matched);
                 continue;
@@ -599,7 +418,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             if (dfa == null) {
                 dfa = dfa(path);
             }
-            int state = dfa.run(data, start + 1, (int) span - 1);
+            int state = dfa.run(data, start + 1, Span.end(span) - 1);
             int[] accepted = dfa.accepts(state);
             if (accepted.length > 0) {
                 out.record = r;
@@ -609,7 +428,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** The candidates of one path in the record at position {@code r} of the batch, whose span there is given. */
-    private void visitPath(PathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
+    private void visitPath(RegexPathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
                            Consumer<Q> matched) {
         values++;
         visitValue(path, batch, r, span, visit, matched);
@@ -623,10 +442,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      * RLIKE, so its NOT holds (a match when that is the whole filter); one found as a candidate is tested; one found
      * as a sure match of the RLIKE fails and is left out.
      */
-    private void visitNegated(PathFilter<Q> path, Consumer<Q> visit, Consumer<Q> matched) {
-        List<Entry<Q>> negated = path.negated;
+    private void visitNegated(RegexPathFilter<Q> path, Consumer<Q> visit, Consumer<Q> matched) {
+        List<RegexEntry<Q>> negated = path.negated;
         for (int i = 0, n = negated.size(); i < n; i++) {
-            Entry<Q> entry = negated.get(i);
+            RegexEntry<Q> entry = negated.get(i);
             if (entry.foundFor != values) {
                 (entry.entire ? matched : visit).accept(entry.query);
             } else if (!entry.foundSure) {
@@ -640,7 +459,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      * negated entry notes it for {@link #visitNegated}; others are handed out (a sure one as a match when the RLIKE
      * is its whole filter).
      */
-    private void found(Entry<Q> entry, boolean sure, Consumer<Q> visit, Consumer<Q> matched) {
+    private void found(RegexEntry<Q> entry, boolean sure, Consumer<Q> visit, Consumer<Q> matched) {
         if (entry.negated) {
             entry.foundFor = values;
             entry.foundSure = sure;
@@ -649,18 +468,18 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
     }
 
-    private void visitValue(PathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
+    private void visitValue(RegexPathFilter<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
                             Consumer<Q> matched) {
         CharSequence text = null;
         LazyRecord lazy = batch.lazy(r);
         if (lazy != null) { // an ASCII string value is scanned in the record's bytes, not made a String
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 return;
             }
-            if (span != LazyRecord.UNSURE) {
+            if (span != Span.UNSURE) {
                 byte[] data = lazy.bytes();
-                int start = (int) (span >>> 32);
-                int end = (int) span;
+                int start = Span.start(span);
+                int end = Span.end(span);
                 if (data[start] == '{' || data[start] == '[') {
                     return;
                 }
@@ -686,7 +505,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
             return;
         }
         if (text.length() == 0) {
-            for (Entry<Q> entry : path.unfiltered) {
+            for (RegexEntry<Q> entry : path.unfiltered) {
                 if (entry.shape.nullable()) {
                     found(entry, false, visit, matched);
                 }
@@ -695,7 +514,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         }
         int first = LiteralMatcher.fold(text.charAt(0));
         int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
-        List<Entry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
+        List<RegexEntry<Q>> byFirst = path.byFirst[Math.min(first, 128)];
         boolean decidable = text == ascii;
         if (byFirst != null) {
             visitAdmitted(byFirst, text, first, last, decidable, visit, matched);
@@ -703,10 +522,10 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         visitAdmitted(path.anyFirst, text, first, last, decidable, visit, matched);
     }
 
-    private void visitAdmitted(List<Entry<Q>> entries, CharSequence text, int first, int last,
+    private void visitAdmitted(List<RegexEntry<Q>> entries, CharSequence text, int first, int last,
                                           boolean decidable, Consumer<Q> visit, Consumer<Q> matched) {
         for (int i = 0, n = entries.size(); i < n; i++) {
-            Entry<Q> entry = entries.get(i);
+            RegexEntry<Q> entry = entries.get(i);
             if (entry.shape.admits(first, last) && entry.shape.startsRight(text) && entry.shape.holdsNeed(text)) {
                 decide(entry, text, decidable, visit, matched);
             }
@@ -714,7 +533,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** An admitted entry: decided here when its pattern is a whole literal read from ASCII bytes, else visited. */
-    private void decide(Entry<Q> entry, CharSequence text, boolean decidable, Consumer<Q> visit,
+    private void decide(RegexEntry<Q> entry, CharSequence text, boolean decidable, Consumer<Q> visit,
                         Consumer<Q> matched) {
         if (decidable && entry.whole != null) {
             if (entry.whole.matches(text)) {
@@ -729,7 +548,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
      * The entries the path's DFA decides: those of the patterns that match the whole text are matches (or, with more
      * to their filter, candidates); on a text outside ASCII every one of them is a candidate, for RE2 to decide.
      */
-    private void visitDecided(PathFilter<Q> path, CharSequence text, Consumer<Q> visit, Consumer<Q> matched) {
+    private void visitDecided(RegexPathFilter<Q> path, CharSequence text, Consumer<Q> visit, Consumer<Q> matched) {
         RegexDfa dfa = path.dfa;
         if (dfa == null) {
             dfa = dfa(path);
@@ -737,9 +556,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         int state = text == ascii ? dfa.run(ascii.data(), ascii.from(), ascii.from() + ascii.length()) : dfa.run(text);
         if (state == RegexDfa.NOT_ASCII) {
             long current = ++stamp;
-            for (List<Entry<Q>> users : path.byPattern) {
+            for (List<RegexEntry<Q>> users : path.byPattern) {
                 for (int i = 0, n = users.size(); i < n; i++) {
-                    Entry<Q> entry = users.get(i);
+                    RegexEntry<Q> entry = users.get(i);
                     if (entry.stamp != current) {
                         entry.stamp = current;
                         found(entry, false, visit, matched);
@@ -752,7 +571,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** The path's DFA, built the first time a value needs it. */
-    private RegexDfa dfa(PathFilter<Q> path) {
+    private RegexDfa dfa(RegexPathFilter<Q> path) {
         RegexDfa dfa = RegexDfa.of(path.dfaPatterns); // never null: each of its patterns was compiled alone
         path.dfa = dfa;
         dfaBuilds++;
@@ -760,12 +579,12 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** The users of the patterns a DFA state accepts: each a sure match, once. */
-    private void accept(PathFilter<Q> path, int[] accepted, Consumer<Q> visit, Consumer<Q> matched) {
+    private void accept(RegexPathFilter<Q> path, int[] accepted, Consumer<Q> visit, Consumer<Q> matched) {
         long current = ++stamp;
         for (int id : accepted) {
-            List<Entry<Q>> users = path.byPattern.get(id);
+            List<RegexEntry<Q>> users = path.byPattern.get(id);
             for (int i = 0, n = users.size(); i < n; i++) {
-                Entry<Q> entry = users.get(i);
+                RegexEntry<Q> entry = users.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
                     found(entry, true, visit, matched);
@@ -775,7 +594,7 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
     }
 
     /** {@code decidable}: the text is ASCII read from the record's bytes, so whole-literal patterns are decided here. */
-    private void visitMatching(PathFilter<Q> path, CharSequence text, boolean decidable, Consumer<Q> visit,
+    private void visitMatching(RegexPathFilter<Q> path, CharSequence text, boolean decidable, Consumer<Q> visit,
                                Consumer<Q> matched) {
         if (path.matcher == null) {
             path.matcher = new LiteralMatcher(path.literals);
@@ -792,9 +611,9 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         int first = LiteralMatcher.fold(text.charAt(0));
         int last = LiteralMatcher.fold(text.charAt(text.length() - 1));
         for (int f = 0; f < path.foundCount; f++) {
-            List<Entry<Q>> entries = path.byLiteral.get(path.foundList[f]);
+            List<RegexEntry<Q>> entries = path.byLiteral.get(path.foundList[f]);
             for (int i = 0, n = entries.size(); i < n; i++) {
-                Entry<Q> entry = entries.get(i);
+                RegexEntry<Q> entry = entries.get(i);
                 if (entry.stamp != current) {
                     entry.stamp = current;
                     // a formula of one literal holds: the entry is listed under that literal, found
@@ -846,15 +665,15 @@ final class RegexPrefilter<Q> implements ClauseIndex<Q> {
         return dfaBuilds;
     }
 
-    private PathFilter<Q> pathFilter(FieldPath path) {
-        for (PathFilter<Q> p : paths) {
+    private RegexPathFilter<Q> pathFilter(FieldPath path) {
+        for (RegexPathFilter<Q> p : paths) {
             if (p.path.equals(path)) {
                 return p;
             }
         }
-        PathFilter<Q> p = retired.remove(path);
+        RegexPathFilter<Q> p = retired.remove(path);
         if (p == null) {
-            p = new PathFilter<>(path);
+            p = new RegexPathFilter<>(path);
         }
         p.span = spans.acquire(path);
         paths.add(p);

@@ -1,8 +1,7 @@
 package dev.bullet.index;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import dev.bullet.common.Swar;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,7 +13,6 @@ import java.util.Arrays;
  * it does for {@code String} keys. Keys stored in a map are immutable; the probe is not.
  */
 final class TextKey implements Comparable<TextKey> {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long MIX = 0x9E3779B97F4A7C15L;
     private byte[] bytes;
     private int from;
@@ -60,7 +58,7 @@ final class TextKey implements Comparable<TextKey> {
         if (length <= 8) { // most values: one read, one multiply
             long w = 0;
             if (length > 0 && from + 8 <= b.length) {
-                w = (long) LONGS.get(b, from) & (-1L >>> (64 - 8 * length));
+                w = Swar.word(b, from) & Swar.lowBytes(length);
             } else {
                 for (int k = length - 1; k >= 0; k--) {
                     w = w << 8 | (b[from + k] & 0xFF);
@@ -72,13 +70,13 @@ final class TextKey implements Comparable<TextKey> {
         long h = length * MIX;
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            h = Long.rotateLeft((h ^ (long) LONGS.get(b, i)) * MIX, 29);
+            h = Long.rotateLeft((h ^ Swar.word(b, i)) * MIX, 29);
         }
         int rest = to - i;
         if (rest > 0) {
             long w;
             if (i + 8 <= b.length) {
-                w = (long) LONGS.get(b, i) & (-1L >>> (64 - 8 * rest));
+                w = Swar.word(b, i) & Swar.lowBytes(rest);
             } else {
                 w = 0;
                 for (int k = rest - 1; k >= 0; k--) {

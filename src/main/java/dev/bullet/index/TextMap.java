@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The queries of an index waiting for each text, with a summary of the texts in front: one of 256 bits per key's
  * hash is set, counted per bit so that keys can leave. Most values a record holds are none of the literals their path
  * waits for; a clear bit says so from this object's own fields, without a trip to the map's table. A set bit proves
- * nothing: the map is asked. (64 bits were full for a path with a few dozen literals; 256 took the realistic mix to
- * 0.98x the time, the 1,000 {@code id ==} queries, which fill any summary, unchanged.) Not thread-safe.
+ * nothing: the map is asked. Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
  */
@@ -75,7 +75,7 @@ final class TextMap<Q> {
     }
 
     /** The texts queries wait for (a view). */
-    java.util.Set<TextKey> keys() {
+    Set<TextKey> keys() {
         return map.keySet();
     }
 }

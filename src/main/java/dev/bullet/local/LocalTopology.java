@@ -1,6 +1,7 @@
 package dev.bullet.local;
 
 import dev.bullet.config.BulletSettings;
+import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.storm.LocalClusterRunner;
 
@@ -48,7 +49,7 @@ public final class LocalTopology implements AutoCloseable {
         BulletSettings settings = base.withOverrides(overrides);
         Map<String, Integer> topics = new LinkedHashMap<>();
         topics.put(settings.getString(SettingsTable.DATASOURCE_KAFKA_TOPIC),
-                   Math.max(1, settings.component(dev.bullet.config.Component.DATASOURCE_SPOUT).parallelism()));
+                   Math.max(1, settings.component(Component.DATASOURCE_SPOUT).parallelism()));
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_REQUEST_TOPIC_NAME),
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_REQUEST_PARTITIONS));
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),

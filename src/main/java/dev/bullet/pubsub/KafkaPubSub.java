@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -198,11 +200,11 @@ public final class KafkaPubSub {
                         .allTopicNames().get(waitMs, TimeUnit.MILLISECONDS).get(config.responseTopic());
                 } catch (ExecutionException e) {
                     // a topic created a moment ago may not be in the broker's metadata yet: ask again until the deadline
-                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
                         || System.nanoTime() > deadline) {
                         throw e;
                     }
-                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
                 }
             }
             int actual = response.partitions().size();

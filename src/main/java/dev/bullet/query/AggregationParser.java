@@ -5,6 +5,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.bullet.record.FieldPath;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -318,8 +320,8 @@ final class AggregationParser {
     }
 
     private double round(double value) {
-        return new java.math.BigDecimal(value).setScale(settings.generatedPointsRounding(),
-                                                        java.math.RoundingMode.HALF_UP).doubleValue();
+        return new BigDecimal(value).setScale(settings.generatedPointsRounding(),
+                                                        RoundingMode.HALF_UP).doubleValue();
     }
 
     /** A finite number (a JSON number or a numeric string), else null: NaN and infinities are no distribution point. */

@@ -3,6 +3,9 @@ package dev.bullet.query;
 import dev.bullet.query.ValueType;
 import dev.bullet.record.RecordDecoder;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * Typed comparison of record values (SPEC §6.2): numbers compare numerically (long with long exactly), strings
  * lexicographically, booleans false &lt; true. A string compared with a number is read as a number when it is one.
@@ -101,7 +104,7 @@ public final class Values {
         if (value == null || type == null) {
             return value;
         }
-        if (value instanceof java.util.Map || value instanceof java.util.List) {
+        if (value instanceof Map || value instanceof List) {
             return null;
         }
         if (type == ValueType.STRING) {

@@ -22,13 +22,23 @@ final class BatchKeySet {
 
     /** Whether the key was added before. */
     boolean contains(long key) {
-        Runs runs = runsOf((int) (key >>> 32), false);
-        return runs != null && runs.contains(key & 0xFFFF_FFFFL);
+        Runs runs = runsOf(prefix(key), false);
+        return runs != null && runs.contains(counter(key));
     }
 
     /** Adds the key; false when it was there already. */
     boolean add(long key) {
-        return runsOf((int) (key >>> 32), true).add(key & 0xFFFF_FFFFL);
+        return runsOf(prefix(key), true).add(counter(key));
+    }
+
+    /** A batch key's high half: the prefix of the spout task that made it. */
+    private static int prefix(long key) {
+        return (int) (key >>> 32);
+    }
+
+    /** A batch key's low half: the task's counter, unsigned. */
+    private static long counter(long key) {
+        return key & 0xFFFF_FFFFL;
     }
 
     /** How many runs of consecutive keys are held (what the set's memory grows with). */

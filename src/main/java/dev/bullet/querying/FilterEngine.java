@@ -11,6 +11,7 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -233,7 +234,7 @@ public final class FilterEngine {
     }
 
     /** The queries this task holds, as they were sent. */
-    public java.util.Collection<RunningQuery> running() {
+    public Collection<RunningQuery> running() {
         return running.values();
     }
 

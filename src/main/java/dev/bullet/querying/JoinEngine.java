@@ -6,6 +6,7 @@ import dev.bullet.query.QuerySettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,7 +35,7 @@ public final class JoinEngine {
      * so the last ids suffice.
      */
     static final int ENDED_REMEMBERED = 16_384;
-    private final Map<String, Boolean> ended = new java.util.LinkedHashMap<>() {
+    private final Map<String, Boolean> ended = new LinkedHashMap<>() {
         private static final long serialVersionUID = 1L;
 
         @Override

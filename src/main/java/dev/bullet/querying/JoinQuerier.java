@@ -10,9 +10,11 @@ import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.JsonCodec;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The combining half of a query (the Join side of the Filter/Join protocol, SPEC §3.5): merges the partials of
@@ -41,7 +43,7 @@ public final class JoinQuerier {
     private int windowNumber = 1;
     private long nextEmitTime;
     private int finalPartials;
-    private final java.util.Set<Integer> lastFrom = new java.util.HashSet<>();
+    private final Set<Integer> lastFrom = new HashSet<>();
     /** Keys of the record batches merged so far (to drop a batch sent again after a failure, SPEC §3.1). */
     private final BatchKeySet mergedBatches = new BatchKeySet();
     /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */

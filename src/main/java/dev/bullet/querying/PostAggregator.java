@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongBinaryOperator;
 
 /**
  * Applies post-aggregations (SPEC §6.5), in order, to the rows of each emitted result: ORDERBY (stable; nulls and
@@ -146,7 +147,7 @@ public final class PostAggregator {
         }
     }
 
-    private static Object exact(java.util.function.LongBinaryOperator op, Number a, Number b, double fallback) {
+    private static Object exact(LongBinaryOperator op, Number a, Number b, double fallback) {
         try {
             return op.applyAsLong(a.longValue(), b.longValue());
         } catch (ArithmeticException overflow) {

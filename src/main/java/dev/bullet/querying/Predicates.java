@@ -11,6 +11,7 @@ import dev.bullet.record.Record;
 import dev.bullet.regex.RegexDfa;
 import dev.bullet.regex.RegexGate;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -96,7 +97,7 @@ public final class Predicates {
      * by many) does not compile its pattern again. Per thread, so no two Filter tasks share an RE2 matcher pool. */
     private static final int PATTERN_CACHE = 4096;
     private static final ThreadLocal<Map<String, Rlike>> PATTERNS = ThreadLocal.withInitial(
-            () -> new java.util.LinkedHashMap<>(256, 0.75f, true) {
+            () -> new LinkedHashMap<>(256, 0.75f, true) {
                 private static final long serialVersionUID = 1L;
 
                 @Override

@@ -6,6 +6,7 @@ import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
 import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -69,7 +71,7 @@ public final class Projector {
     }
 
     private static byte[][] keys(NamedField[] fields) {
-        java.util.Set<String> names = new HashSet<>();
+        Set<String> names = new HashSet<>();
         byte[][] keys = new byte[fields.length][];
         for (int i = 0; i < fields.length; i++) {
             if (!names.add(fields[i].name())) {
@@ -125,22 +127,22 @@ public final class Projector {
         out[at++] = '{';
         for (int i = 0; i < fields.length; i++) {
             long span = record.span(fields[i].path());
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 continue;
             }
             byte[] value = null;
             int start = 0;
             int end = 0;
-            if (span != LazyRecord.UNSURE) {
-                start = (int) (span >>> 32);
-                end = (int) span;
+            if (span != Span.UNSURE) {
+                start = Span.start(span);
+                end = Span.end(span);
                 byte first = data[start];
                 if (!(first == '"' || first == 't' || first == 'f'
                         || (first == '-' || first >= '0' && first <= '9') && RawBytes.plainInteger(data, start, end))) {
-                    span = LazyRecord.UNSURE;
+                    span = Span.UNSURE;
                 }
             }
-            if (span == LazyRecord.UNSURE) {
+            if (span == Span.UNSURE) {
                 Object decoded = record.get(fields[i].path());
                 if (decoded == null) {
                     continue;

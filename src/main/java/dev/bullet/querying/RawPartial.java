@@ -3,6 +3,7 @@ package dev.bullet.querying;
 import dev.bullet.record.JsonCodec;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -32,7 +33,7 @@ public final class RawPartial {
         for (int i = 0; i < rows.length; i++) {
             rows[i] = trim(rows[i]);
         }
-        return new RawPartial(java.util.Collections.unmodifiableList(Arrays.asList(rows)));
+        return new RawPartial(Collections.unmodifiableList(Arrays.asList(rows)));
     }
 
     /** A partial read from its JSON array ({@link #bytes()}). */

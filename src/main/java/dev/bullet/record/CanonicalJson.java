@@ -1,5 +1,7 @@
 package dev.bullet.record;
 
+import java.util.Arrays;
+
 /**
  * Whether a JSON object's bytes are exactly what writing its parse gives: {@code JsonCodec.toJson(JsonCodec.parseMap(
  * json))} (gson, compact, nulls written, no HTML escaping). A RAW result can then carry the bytes of its rows as they
@@ -157,7 +159,7 @@ public final class CanonicalJson {
 
     private void pushKey(int start, int end) {
         if (keyCount * 2 + 2 > keys.length) {
-            keys = java.util.Arrays.copyOf(keys, keys.length * 2);
+            keys = Arrays.copyOf(keys, keys.length * 2);
         }
         keys[keyCount * 2] = start;
         keys[keyCount * 2 + 1] = end;
@@ -181,7 +183,7 @@ public final class CanonicalJson {
         if (table.length < size) {
             table = new int[size];
         }
-        java.util.Arrays.fill(table, 0, size, -1);
+        Arrays.fill(table, 0, size, -1);
         int mask = size - 1;
         for (int k = base; k < keyCount; k++) {
             int h = 1;
@@ -204,6 +206,6 @@ public final class CanonicalJson {
         int xs = keys[x * 2];
         int ys = keys[y * 2];
         int length = keys[x * 2 + 1] - xs;
-        return length == keys[y * 2 + 1] - ys && java.util.Arrays.equals(b, xs, xs + length, b, ys, ys + length);
+        return length == keys[y * 2 + 1] - ys && Arrays.equals(b, xs, xs + length, b, ys, ys + length);
     }
 }

@@ -1,5 +1,8 @@
 package dev.bullet.record;
 
+import dev.bullet.common.Swar;
+
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,12 +35,12 @@ public final class FieldPath {
         }
         this.segmentsUtf8 = new byte[segments.length][];
         for (int i = 0; i < segments.length; i++) {
-            segmentsUtf8[i] = segments[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            segmentsUtf8[i] = segments[i].getBytes(StandardCharsets.UTF_8);
         }
         this.headUtf8 = segmentsUtf8[0];
         this.headHash = JsonScanner.hash(headUtf8);
         this.headWord = keyWord(headUtf8);
-        this.textUtf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.textUtf8 = text.getBytes(StandardCharsets.UTF_8);
         this.textHash = JsonScanner.hash(textUtf8);
     }
 
@@ -71,7 +74,7 @@ public final class FieldPath {
 
     /** The mask of a {@link #keyWord}'s bytes, for a key of this length (under 8). */
     static long keyMask(int length) {
-        return -1L >>> (8 * (7 - length));
+        return Swar.lowBytes(length + 1);
     }
 
     /** The UTF-8 bytes of segment {@code i}. */

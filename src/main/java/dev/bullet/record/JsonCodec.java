@@ -2,12 +2,16 @@ package dev.bullet.record;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import dev.bullet.record.RecordDecoder;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -55,7 +59,7 @@ public final class JsonCodec {
             first++;
         }
         boolean empty = first == close;
-        byte[] number = Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] number = Long.toString(value).getBytes(StandardCharsets.US_ASCII);
         int head = close - start;
         byte[] out = new byte[head + (empty ? 0 : 1) + member.length + number.length + 1];
         System.arraycopy(object, start, out, 0, head);
@@ -110,7 +114,7 @@ public final class JsonCodec {
      * most {@code max}: each parses ({@link #parseMap}) to the element {@link #parseRecords} reads there.
      */
     public static List<byte[]> objects(byte[] array, int max) {
-        List<byte[]> out = new java.util.ArrayList<>();
+        List<byte[]> out = new ArrayList<>();
         int i = RawJson.skipSpace(array, 0);
         if (array[i] != '[') {
             throw new IllegalArgumentException("not a JSON array of objects");
@@ -121,7 +125,7 @@ public final class JsonCodec {
                 throw new IllegalArgumentException("not a JSON array of objects");
             }
             int end = RawJson.skipValue(array, i); // brackets counted outside strings: any token inside is skipped
-            out.add(java.util.Arrays.copyOfRange(array, i, end));
+            out.add(Arrays.copyOfRange(array, i, end));
             i = RawJson.skipSpace(array, end);
             if (array[i] == ',') {
                 i = RawJson.skipSpace(array, i + 1);
@@ -142,7 +146,7 @@ public final class JsonCodec {
      */
     public static Object parse(String json) {
         try (JsonReader reader = new JsonReader(new StringReader(json))) {
-            reader.setStrictness(com.google.gson.Strictness.LENIENT);
+            reader.setStrictness(Strictness.LENIENT);
             return RecordDecoder.readAny(reader);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,8 +1,8 @@
 package dev.bullet.record;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import dev.bullet.common.Swar;
+
+import java.util.Arrays;
 
 /**
  * One fast pass over a raw message ("filter before you parse", SPEC §5): validates that it is one JSON object under
@@ -18,13 +18,10 @@ final class JsonScanner {
     private static final int MAX_DEPTH = 200;
     /** Per-thread scratch reused across scans: the slot table (each record gets an exact-size copy) and flags. */
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-    /** Eight bytes of a byte array as one little-endian long (the record package's word reads). */
-    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long QUOTES = 0x2222222222222222L;
-    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
-    private static final long CONTROL = ONES * 0x20;
+    private static final long QUOTES = Swar.broadcast('"');
+    private static final long BACKSLASHES = Swar.broadcast('\\');
+    /** Control characters are the bytes below this. */
+    private static final long CONTROL = Swar.broadcast(0x20);
 
     private JsonScanner() {
     }
@@ -100,7 +97,7 @@ final class JsonScanner {
                     return null;
                 }
                 if ((count + 1) * SLOT > slots.length) {
-                    slots = java.util.Arrays.copyOf(slots, slots.length * 2);
+                    slots = Arrays.copyOf(slots, slots.length * 2);
                     scratch.slots = slots;
                 }
                 int s = count * SLOT;
@@ -128,12 +125,12 @@ final class JsonScanner {
             return null;
         }
         boolean plain = ascii(keysAscii, scratch);
-        return new LazyRecord(b, java.util.Arrays.copyOf(slots, count * SLOT), count, KeyShape.of(slots, count), plain);
+        return new LazyRecord(b, Arrays.copyOf(slots, count * SLOT), count, KeyShape.of(slots, count), plain);
     }
 
     /** Whether every string of the scanned record, keys included, is ASCII without an escape. */
     private static boolean ascii(boolean keysAscii, Scratch scratch) {
-        return keysAscii && !scratch.escaped && (scratch.high & HIGH_BITS) == 0;
+        return keysAscii && !scratch.escaped && !Swar.hasHighByte(scratch.high);
     }
 
     /**
@@ -189,12 +186,9 @@ final class JsonScanner {
         return hash;
     }
 
+    /** {@link RawJson#skipSpace} that stops at {@code n}: the bytes here are not validated yet. */
     private static int skipWs(byte[] b, int i, int n) {
-        while (i < n) {
-            byte c = b[i];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                return i;
-            }
+        while (i < n && RawJson.isSpace(b[i])) {
             i++;
         }
         return i;
@@ -231,11 +225,12 @@ final class JsonScanner {
         long high = 0;
         while (true) {
             while (i + 8 <= n) {
-                long w = (long) LONGS.get(b, i);
+                long w = Swar.word(b, i);
                 high |= w;
-                long special = zeroByte(w ^ QUOTES) | zeroByte(w ^ BACKSLASHES) | ((w - CONTROL) & ~w & HIGH_BITS);
+                long special = Swar.lowestZeroByte(w ^ QUOTES) | Swar.lowestZeroByte(w ^ BACKSLASHES)
+                    | Swar.lowestByteBelow(w, CONTROL);
                 if (special != 0) {
-                    i += Long.numberOfTrailingZeros(special) >>> 3;
+                    i += Swar.firstLane(special);
                     break;
                 }
                 i += 8;
@@ -278,11 +273,6 @@ final class JsonScanner {
             }
             i++;
         }
-    }
-
-    /** High bit set in the lowest byte of {@code x} that is zero (bits above it may be spurious). */
-    private static long zeroByte(long x) {
-        return (x - ONES) & ~x & HIGH_BITS;
     }
 
     private static int skipObject(byte[] b, int i, int n, int depth, int limit, Scratch scratch) {

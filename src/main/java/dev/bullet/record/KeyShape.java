@@ -1,5 +1,7 @@
 package dev.bullet.record;
 
+import java.util.Arrays;
+
 /**
  * The layout of a record's top-level keys, shared by every record with the same sequence of key hashes: records of
  * one producer nearly always have their keys in the same order, so the table that finds a key's slot in O(1) is
@@ -29,7 +31,7 @@ final class KeyShape {
         int capacity = Integer.highestOneBit(Math.max(8, count * 2 - 1)) << 1;
         tableHash = new int[capacity];
         tableSlot = new int[capacity];
-        java.util.Arrays.fill(tableSlot, ABSENT);
+        Arrays.fill(tableSlot, ABSENT);
         mask = capacity - 1;
         for (int i = 0; i < count; i++) {
             int hash = slots[i * JsonScanner.SLOT];

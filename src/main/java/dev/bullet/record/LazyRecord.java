@@ -2,12 +2,15 @@ package dev.bullet.record;
 
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
+import dev.bullet.common.Swar;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,14 +61,14 @@ public final class LazyRecord implements Record {
     }
 
     /**
-     * Where the value at the path lies in {@link #bytes()}: {@code start << 32 | end}, found without decoding
+     * Where the value at the path lies in {@link #bytes()}: a {@link Span}, found without decoding
      * anything (the index reads values this way, so a record whose value no query waits for builds nothing); or
-     * {@link #MISSING} when the path reads null (absent, or JSON null); or {@link #UNSURE} when only {@link #get}
+     * {@link Span#MISSING} when the path reads null (absent, or JSON null); or {@link Span#UNSURE} when only {@link #get}
      * can tell (escaped or non-ASCII keys on the way, duplicate top-level key hashes, a record already decoded). The
      * value at a span is what {@link #get} returns for the path.
      */
     public long span(FieldPath path) {
-        return map != null ? UNSURE : spanFrom(path, shape.slotOf(path.headHash()));
+        return map != null ? Span.UNSURE : spanFrom(path, shape.slotOf(path.headHash()));
     }
 
     /**
@@ -73,16 +76,16 @@ public final class LazyRecord implements Record {
      * record or of any record with the same {@link #layout()}): a reader of many paths keeps those per layout.
      */
     public long span(FieldPath path, int layoutSlot) {
-        return map != null ? UNSURE : spanFrom(path, layoutSlot);
+        return map != null ? Span.UNSURE : spanFrom(path, layoutSlot);
     }
 
     /** {@link #span(FieldPath, int)} of a one-segment path (a top-level field), the short way. */
     public long topSpan(FieldPath path, int layoutSlot) {
         if (map != null) {
-            return UNSURE;
+            return Span.UNSURE;
         }
         int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
-        return slot == UNSURE_SLOT ? UNSURE : slot < 0 ? MISSING : spanOf(slot);
+        return slot == UNSURE_SLOT ? Span.UNSURE : slot < 0 ? Span.MISSING : spanOf(slot);
     }
 
     /**
@@ -101,53 +104,53 @@ public final class LazyRecord implements Record {
     private long spanFrom(FieldPath path, int layoutSlot) {
         int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
         if (slot == UNSURE_SLOT) {
-            return UNSURE;
+            return Span.UNSURE;
         }
         if (path.depth() == 1) {
-            return slot < 0 ? MISSING : spanOf(slot);
+            return slot < 0 ? Span.MISSING : spanOf(slot);
         }
-        long nested = slot < 0 ? MISSING : isRead(slot) ? nestedSpan(value(slot), path) : walk(slot, path);
-        if (nested == UNSURE) {
-            return UNSURE;
+        long nested = slot < 0 ? Span.MISSING : isRead(slot) ? nestedSpan(value(slot), path) : walk(slot, path);
+        if (nested == Span.UNSURE) {
+            return Span.UNSURE;
         }
-        if (nested != MISSING && data[(int) (nested >>> 32)] != 'n') {
+        if (nested != Span.MISSING && data[Span.start(nested)] != 'n') {
             return nested;
         }
         slot = topSlot(path.textUtf8(), path.textHash()); // a dotted key at the top level, as get reads it
-        return slot == UNSURE_SLOT ? UNSURE : slot < 0 ? MISSING : spanOf(slot);
+        return slot == UNSURE_SLOT ? Span.UNSURE : slot < 0 ? Span.MISSING : spanOf(slot);
     }
 
     /**
      * {@link #span} of every path of a tree (paths into one top-level field), reading the field's value once for all
-     * of them: {@code out[p]} is the span of the path at position {@code p} (free positions read MISSING).
+     * of them: {@code out[p]} is the span of the path at position {@code p} (free positions read Span.MISSING).
      * {@code layoutSlot} is the head's {@link #layoutSlot}. Where the value cannot be read in one pass (an escaped or
      * non-ASCII key on the way, a head decoded already), each path is found on its own.
      */
     public void treeSpans(PathTree tree, int layoutSlot, long[] out) {
         int n = tree.capacity();
         if (map != null) {
-            java.util.Arrays.fill(out, 0, n, UNSURE);
+            Arrays.fill(out, 0, n, Span.UNSURE);
             return;
         }
         int slot = checkSlot(layoutSlot, tree.headUtf8(), tree.headWord());
         if (slot == UNSURE_SLOT) {
-            java.util.Arrays.fill(out, 0, n, UNSURE);
+            Arrays.fill(out, 0, n, Span.UNSURE);
             return;
         }
-        java.util.Arrays.fill(out, 0, n, MISSING);
+        Arrays.fill(out, 0, n, Span.MISSING);
         if (slot >= 0 && (isRead(slot) || read(tree.root(), slots[slot * JsonScanner.SLOT + 2], out) == UNSURE_READ)) {
             for (int p = 0; p < n; p++) {
                 FieldPath path = tree.path(p);
-                out[p] = path == null ? MISSING : spanFrom(path, layoutSlot);
+                out[p] = path == null ? Span.MISSING : spanFrom(path, layoutSlot);
             }
             return;
         }
         for (int p = 0; p < n; p++) {
             long nested = out[p];
             FieldPath path = tree.path(p);
-            if (path != null && (nested == MISSING || data[(int) (nested >>> 32)] == 'n')) {
+            if (path != null && (nested == Span.MISSING || data[Span.start(nested)] == 'n')) {
                 int top = topSlot(path.textUtf8(), path.textHash()); // a dotted key, as get reads it
-                out[p] = top == UNSURE_SLOT ? UNSURE : top < 0 ? MISSING : spanOf(top);
+                out[p] = top == UNSURE_SLOT ? Span.UNSURE : top < 0 ? Span.MISSING : spanOf(top);
             }
         }
     }
@@ -162,7 +165,7 @@ public final class LazyRecord implements Record {
      * wins), a list's elements up to the highest index wanted; then the kids' own kids. Returns where the value
      * ends when the read went through it (an object always; a list when its end came first), END_UNKNOWN when it
      * stopped before; UNSURE_READ at an escaped or non-ASCII key (out is unusable then), as {@link #member} answers
-     * UNSURE. A list's element read for its kids is walked once: its end comes from that read.
+     * Span.UNSURE. A list's element read for its kids is walked once: its end comes from that read.
      */
     private int read(PathTree.Node node, int at, long[] out) {
         PathTree.Node[] kids = node.kids;
@@ -197,14 +200,14 @@ public final class LazyRecord implements Record {
                     int length = keyEnd - keyStart;
                     // a short key and its quote as one word: each kid's name is then one compare
                     long word = length < 8 && keyStart + 8 <= data.length
-                        ? (long) JsonScanner.LONGS.get(data, keyStart) & FieldPath.keyMask(length) : 0;
+                        ? Swar.word(data, keyStart) & FieldPath.keyMask(length) : 0;
                     for (PathTree.Node kid : kids) {
                         byte[] key = kid.name;
                         if (key.length == length && (word != 0 ? kid.word == word
-                            : java.util.Arrays.equals(data, keyStart, keyEnd, key, 0, key.length))) {
+                            : Arrays.equals(data, keyStart, keyEnd, key, 0, key.length))) {
                             kid.valueAt = valueStart;
                             if (kid.end >= 0) {
-                                out[kid.end] = (long) valueStart << 32 | valueEnd;
+                                out[kid.end] = Span.of(valueStart, valueEnd);
                             }
                         }
                     }
@@ -245,7 +248,7 @@ public final class LazyRecord implements Record {
                 }
                 for (PathTree.Node kid : kids) {
                     if (kid.index == e && kid.end >= 0) {
-                        out[kid.end] = (long) i << 32 | end;
+                        out[kid.end] = Span.of(i, end);
                     }
                 }
                 if (e >= node.maxIndex) {
@@ -261,7 +264,7 @@ public final class LazyRecord implements Record {
         return END_UNKNOWN; // a scalar, null, or a list no kid indexes: nothing under it
     }
 
-    private static final long QUOTE_BYTES = RawBytes.repeated('"');
+    private static final long QUOTE_BYTES = Swar.broadcast('"');
 
     /**
      * In a plain ASCII record (no escape anywhere), the index of the first quote at or after {@code from}: a
@@ -270,9 +273,9 @@ public final class LazyRecord implements Record {
     private int closingQuote(int from) {
         int i = from;
         for (; i + 8 <= data.length; i += 8) {
-            long quotes = RawBytes.zeroBytes((long) JsonScanner.LONGS.get(data, i) ^ QUOTE_BYTES);
+            long quotes = Swar.zeroBytes(Swar.word(data, i) ^ QUOTE_BYTES);
             if (quotes != 0) {
-                return i + (Long.numberOfTrailingZeros(quotes) >>> 3);
+                return i + Swar.firstLane(quotes);
             }
         }
         while (data[i] != '"') {
@@ -300,10 +303,6 @@ public final class LazyRecord implements Record {
         return acc;
     }
 
-    /** {@link #span}: the path reads null. */
-    public static final long MISSING = -1L;
-    /** {@link #span}: ask {@link #get}. */
-    public static final long UNSURE = -2L;
     private static final int MISSING_SLOT = -1;
     private static final int UNSURE_SLOT = -2;
 
@@ -325,7 +324,7 @@ public final class LazyRecord implements Record {
 
     private long spanOf(int slot) {
         int s = slot * JsonScanner.SLOT;
-        return (long) slots[s + 2] << 32 | slots[s + 3];
+        return Span.of(slots[s + 2], slots[s + 3]);
     }
 
     /**
@@ -340,7 +339,7 @@ public final class LazyRecord implements Record {
                 RawMap map = (RawMap) current;
                 int e = map.entryOf(path.segmentUtf8(seg));
                 if (e < 0) {
-                    return e == -1 ? MISSING : UNSURE;
+                    return e == -1 ? Span.MISSING : Span.UNSURE;
                 }
                 if (seg == depth - 1) {
                     return map.spanAt(e);
@@ -350,19 +349,19 @@ public final class LazyRecord implements Record {
                 RawList list = (RawList) current;
                 int index = path.index(seg);
                 if (index < 0 || index >= list.size()) {
-                    return MISSING;
+                    return Span.MISSING;
                 }
                 if (seg == depth - 1) {
                     return list.spanAt(index);
                 }
                 current = list.get(index);
-            } else if (current instanceof Map || current instanceof java.util.List) {
-                return UNSURE; // decoded by gson (it holds escapes): let get walk it
+            } else if (current instanceof Map || current instanceof List) {
+                return Span.UNSURE; // decoded by gson (it holds escapes): let get walk it
             } else {
-                return MISSING;
+                return Span.MISSING;
             }
         }
-        return MISSING; // not reached: depth > 1
+        return Span.MISSING; // not reached: depth > 1
     }
 
     private boolean isRead(int slot) {
@@ -385,21 +384,21 @@ public final class LazyRecord implements Record {
             } else if (first == '[') {
                 span = element(at, path.index(seg), seg == depth - 1);
             } else {
-                return MISSING;
+                return Span.MISSING;
             }
-            if (span < 0 || seg == depth - 1) {
+            if (!Span.isFound(span) || seg == depth - 1) {
                 return span;
             }
-            at = (int) (span >>> 32);
+            at = Span.start(span);
         }
     }
 
-    /** The span of the last member named {@code key} of the object at {@code at}; MISSING; UNSURE. */
+    /** The span of the last member named {@code key} of the object at {@code at}; Span.MISSING; Span.UNSURE. */
     private long member(int at, byte[] key) {
-        long found = MISSING;
+        long found = Span.MISSING;
         int i = RawJson.skipSpace(data, at + 1);
         if (data[i] == '}') {
-            return MISSING;
+            return Span.MISSING;
         }
         while (true) {
             int keyStart = i + 1;
@@ -411,7 +410,7 @@ public final class LazyRecord implements Record {
                     break;
                 }
                 if (b == '\\' || b < 0) {
-                    return UNSURE;
+                    return Span.UNSURE;
                 }
                 int k = keyEnd - keyStart;
                 same &= k < key.length && key[k] == b;
@@ -420,7 +419,7 @@ public final class LazyRecord implements Record {
             int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
             int valueEnd = RawJson.skipValue(data, valueStart);
             if (same && keyEnd - keyStart == key.length) {
-                found = (long) valueStart << 32 | valueEnd;
+                found = Span.of(valueStart, valueEnd);
             }
             i = RawJson.skipSpace(data, valueEnd);
             if (data[i] == '}') {
@@ -431,27 +430,27 @@ public final class LazyRecord implements Record {
     }
 
     /**
-     * The span of element {@code index} of the array at {@code at} (its start only unless {@code wantEnd}); MISSING.
+     * The span of element {@code index} of the array at {@code at} (its start only unless {@code wantEnd}); Span.MISSING.
      */
     private long element(int at, int index, boolean wantEnd) {
         if (index < 0) {
-            return MISSING;
+            return Span.MISSING;
         }
         int i = RawJson.skipSpace(data, at + 1);
         if (data[i] == ']') {
-            return MISSING;
+            return Span.MISSING;
         }
         for (int n = 0; ; n++) {
             if (n == index && !wantEnd) {
-                return (long) i << 32; // a step on the way: only where it starts is read
+                return Span.of(i, 0); // a step on the way: only where it starts is read
             }
             int end = RawJson.skipValue(data, i);
             if (n == index) {
-                return (long) i << 32 | end;
+                return Span.of(i, end);
             }
             i = RawJson.skipSpace(data, end);
             if (data[i] == ']') {
-                return MISSING;
+                return Span.MISSING;
             }
             i = RawJson.skipSpace(data, i + 1);
         }
@@ -479,7 +478,7 @@ public final class LazyRecord implements Record {
     private boolean sameKey(int s, byte[] key, long keyWord) {
         int start = slots[s + 1];
         if (keyWord != 0 && start + 8 <= data.length) {
-            return ((long) JsonScanner.LONGS.get(data, start) & FieldPath.keyMask(key.length)) == keyWord;
+            return (Swar.word(data, start) & FieldPath.keyMask(key.length)) == keyWord;
         }
         return sameKey(s, key);
     }

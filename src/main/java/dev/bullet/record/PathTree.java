@@ -1,5 +1,6 @@
 package dev.bullet.record;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class PathTree {
     /** A tree for the paths under this head. */
     public PathTree(String head) {
         this.head = head;
-        this.headUtf8 = head.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.headUtf8 = head.getBytes(StandardCharsets.UTF_8);
         this.headWord = FieldPath.keyWord(headUtf8);
     }
 

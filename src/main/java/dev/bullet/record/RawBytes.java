@@ -73,20 +73,6 @@ public final class RawBytes {
         }
     }
 
-    /** Eight copies of a byte, one per byte of a word: {@code (x ^ repeated(b))} has a zero byte where x has b. */
-    public static long repeated(int b) {
-        return 0x0101010101010101L * (b & 0xFF);
-    }
-
-    /**
-     * The high bit of exactly the bytes of {@code x} that are zero (no spurious bits above a zero byte): with
-     * {@link #repeated}, where a word of eight bytes holds a given byte.
-     */
-    public static long zeroBytes(long x) {
-        long low7 = 0x7F7F7F7F7F7F7F7FL;
-        return ~(((x & low7) + low7) | x | low7);
-    }
-
     /** Whether {@code [from, to)} is ASCII without a backslash: a string's text is exactly these bytes. */
     public static boolean plainAscii(byte[] data, int from, int to) {
         for (int i = from; i < to; i++) {

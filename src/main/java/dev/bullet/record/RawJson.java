@@ -30,14 +30,16 @@ final class RawJson {
         return false;
     }
 
+    /** Whether the byte is JSON whitespace (RFC 8259: space, tab, line feed, carriage return): the one definition. */
     static boolean isSpace(byte b) {
         return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 
+    /** The index of the first byte at or after {@code i} that is not whitespace, in validated JSON (one follows). */
     static int skipSpace(byte[] data, int i) {
         while (true) {
             byte b = data[i];
-            if (b > ' ' || b != ' ' && b != '\n' && b != '\r' && b != '\t') { // most often the first test tells
+            if (b > ' ' || !isSpace(b)) { // most often the first test tells
                 return i;
             }
             i++;

@@ -1,6 +1,7 @@
 package dev.bullet.record;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
@@ -39,7 +40,7 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         @Override
         public void element(int from, int to) {
             if ((n + 1) * 2 > s.length) {
-                s = java.util.Arrays.copyOf(s, s.length * 2);
+                s = Arrays.copyOf(s, s.length * 2);
             }
             s[n * 2] = from;
             s[n * 2 + 1] = to;
@@ -55,7 +56,7 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         }
         if (values == null) {
             values = new Object[size];
-            java.util.Arrays.fill(values, UNREAD);
+            Arrays.fill(values, UNREAD);
         }
         Object v = values[index];
         if (v == UNREAD) {
@@ -65,10 +66,10 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         return v;
     }
 
-    /** Where element {@code i} (in range) lies: {@code start << 32 | end}. */
+    /** Where element {@code i} (in range) lies: its {@link Span}. */
     long spanAt(int i) {
         index();
-        return (long) spans[i * 2] << 32 | spans[i * 2 + 1];
+        return Span.of(spans[i * 2], spans[i * 2 + 1]);
     }
 
     @Override

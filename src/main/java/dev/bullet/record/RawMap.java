@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
@@ -98,10 +99,10 @@ final class RawMap extends AbstractMap<String, Object> {
                 return;
             }
             if ((n + 1) * 4 > s.length) {
-                s = java.util.Arrays.copyOf(s, s.length * 2);
+                s = Arrays.copyOf(s, s.length * 2);
             }
             if (n >= hashes.length) {
-                hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+                hashes = Arrays.copyOf(hashes, hashes.length * 2);
             }
             s[n * 4] = keyStart;
             s[n * 4 + 1] = keyEnd;
@@ -184,16 +185,16 @@ final class RawMap extends AbstractMap<String, Object> {
         index();
         for (int e = 0; e < size; e++) {
             int a = spans[e * 4];
-            if (spans[e * 4 + 1] - a == key.length && java.util.Arrays.equals(data, a, a + key.length, key, 0, key.length)) {
+            if (spans[e * 4 + 1] - a == key.length && Arrays.equals(data, a, a + key.length, key, 0, key.length)) {
                 return e;
             }
         }
         return nonAsciiKeys ? -2 : -1;
     }
 
-    /** Where the value of entry {@code e} lies: {@code start << 32 | end}. */
+    /** Where the value of entry {@code e} lies: its {@link Span}. */
     long spanAt(int e) {
-        return (long) spans[e * 4 + 2] << 32 | spans[e * 4 + 3];
+        return Span.of(spans[e * 4 + 2], spans[e * 4 + 3]);
     }
 
     String keyAt(int e) {
@@ -211,7 +212,7 @@ final class RawMap extends AbstractMap<String, Object> {
     Object valueAt(int e) {
         if (values == null) {
             values = new Object[size];
-            java.util.Arrays.fill(values, UNREAD);
+            Arrays.fill(values, UNREAD);
         }
         Object v = values[e];
         if (v == UNREAD) {

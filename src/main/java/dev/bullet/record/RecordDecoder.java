@@ -1,5 +1,6 @@
 package dev.bullet.record;
 
+import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import dev.bullet.common.JsonDepth;
 import dev.bullet.common.Limits;
@@ -80,7 +81,7 @@ public final class RecordDecoder {
     /** Decodes a JSON object into a map; {@code null} when the text is not exactly one JSON object. */
     public static Map<String, Object> decodeMap(String json) {
         try (JsonReader reader = new JsonReader(new StringReader(json))) {
-            reader.setStrictness(com.google.gson.Strictness.STRICT);
+            reader.setStrictness(Strictness.STRICT);
             if (reader.peek() != JsonToken.BEGIN_OBJECT) {
                 return null;
             }

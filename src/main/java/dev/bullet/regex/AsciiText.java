@@ -1,5 +1,7 @@
 package dev.bullet.regex;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * ASCII bytes of a record read as text in place: the regex prefilter scans a record's string value through this
  * reused view instead of making it a {@code String}. The caller checks the bytes are ASCII without escapes
@@ -42,6 +44,6 @@ public final class AsciiText implements CharSequence {
 
     @Override
     public String toString() {
-        return new String(data, from, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new String(data, from, length, StandardCharsets.ISO_8859_1);
     }
 }

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Whole-value matching of several RLIKE patterns at once, in one pass over an ASCII value: the patterns are compiled
@@ -95,7 +97,7 @@ public final class RegexDfa {
         ne = 0;
         nc = 0;
         List<long[]> masks = new ArrayList<>();
-        java.util.Set<List<Long>> distinct = new java.util.HashSet<>();
+        Set<List<Long>> distinct = new HashSet<>();
         for (int i = 0; i < n; i++) {
             NState s = nfa.states.get(i);
             epsStart[i] = ne;

@@ -8,10 +8,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The browser console (issue 15): a single page and its two assets, served from the jar ({@code /console/*} on the
+ * The browser console: a single page and its two assets, served from the jar ({@code /console/*} on the
  * classpath) at {@code /} and {@code /console}. Read once at start; nothing is fetched from the network.
  */
 final class ConsolePages {
@@ -26,7 +27,7 @@ final class ConsolePages {
     }
 
     private static Map<String, byte[]> load() {
-        Map<String, byte[]> files = new java.util.HashMap<>();
+        Map<String, byte[]> files = new HashMap<>();
         for (String name : TYPES.keySet()) {
             try (InputStream in = ConsolePages.class.getResourceAsStream("/console/" + name)) {
                 if (in == null) {

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 
 /** Writing responses: JSON bodies, from the IO thread or from any other thread. */
 final class Replies {
@@ -55,7 +56,7 @@ final class Replies {
      * sent. IO thread or not.
      */
     static void internalError(HttpServerExchange exchange, Throwable e) {
-        String errorId = java.util.UUID.randomUUID().toString();
+        String errorId = UUID.randomUUID().toString();
         LOG.error("Internal error {} while serving {} {}", errorId, exchange.getRequestMethod(), exchange.getRequestPath(), e);
         String body = ErrorResults.of("Internal error of the REST service (a bug), error id " + errorId + ": "
                                       + e.getClass().getSimpleName(),

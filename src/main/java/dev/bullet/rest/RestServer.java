@@ -29,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The HTTP face of {@link QueryService} (SPEC §7.2), on Undertow:
@@ -244,7 +245,7 @@ public final class RestServer implements AutoCloseable {
         private void killForGoneClient(Executor worker, String id) {
             try {
                 worker.execute(() -> killGone(id));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // the server is stopping and closed the stream itself: the query ends by its duration
                 LOG.info("Not killing query {} as its stream closes: the REST service is stopping", id);
             }

@@ -7,6 +7,7 @@ import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.rest.QueryListener.Ending;
 import dev.bullet.rest.RunningQueries.Running;
+import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,7 @@ final class ResultReader {
                         continue;
                     }
                     pollOnce(POLL_TIMEOUT);
-                } catch (org.apache.kafka.common.errors.InterruptException e) {
+                } catch (InterruptException e) {
                     if (!closed) {
                         LOG.warn("The result reader was interrupted; going on");
                     }

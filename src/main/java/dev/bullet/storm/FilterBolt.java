@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The Filter bolt (SPEC §3.4): a thin adapter over {@link FilterEngine}. Queries arrive on every task (all
@@ -42,7 +44,7 @@ public class FilterBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
     private static final long[] NO_KEYS = new long[0];
     private static final Logger LOG = LoggerFactory.getLogger(FilterBolt.class);
-    private static final java.util.Set<String> WIRED = java.util.Set.of(Streams.REPLAY, Streams.QUERY, Streams.SIGNAL,
+    private static final Set<String> WIRED = Set.of(Streams.REPLAY, Streams.QUERY, Streams.SIGNAL,
                                                                         Streams.HELLO, Streams.TICK, Streams.RECORDS);
 
     private final QuerySettings settings;
@@ -96,7 +98,7 @@ public class FilterBolt extends BaseRichBolt {
         try {
             handle(tuple);
         } catch (RuntimeException | StackOverflowError e) {
-            // contained to this tuple (issue 11): a bug here must not kill the worker nor make Kafka re-read the
+            // contained to this tuple: a bug here must not kill the worker nor make Kafka re-read the
             // batch forever; it is logged and the tuple acked
             out.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
@@ -208,7 +210,7 @@ public class FilterBolt extends BaseRichBolt {
             }
             collector.emit(Streams.PARTIAL, anchors, new Values(out.get(0).id(), flat, keys, retry));
         } else {
-            Map<Integer, List<Object>> byTask = new java.util.TreeMap<>();
+            Map<Integer, List<Object>> byTask = new TreeMap<>();
             for (FilterEngine.Partial p : out) {
                 // the task index Storm's fields grouping gives the id: each list goes where each of its ids would
                 int task = TupleUtils.chooseTaskIndex(List.of(p.id()), joinTasks);

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The Join bolt (SPEC §3.5): a thin adapter over {@link JoinEngine}. Owns queries by id; emits every result to
@@ -37,7 +38,7 @@ public class JoinBolt extends BaseRichBolt {
     static final int HELLOS = 10;
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
-    private static final java.util.Set<String> WIRED = java.util.Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
+    private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
                                                                         Streams.SIGNAL, Streams.PARTIAL, Streams.TICK);
     private final QuerySettings settings;
     private final long finalGraceMs;
@@ -109,7 +110,7 @@ public class JoinBolt extends BaseRichBolt {
         try {
             handle(tuple);
         } catch (RuntimeException | StackOverflowError e) {
-            // contained to this tuple (issue 11): a bug here must not kill the worker; logged, the tuple acked
+            // contained to this tuple: a bug here must not kill the worker; logged, the tuple acked
             out.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
                       tuple.getSourceComponent(), e);

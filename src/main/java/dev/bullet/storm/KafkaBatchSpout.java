@@ -8,6 +8,7 @@ import dev.bullet.storm.TopologyNames.Streams;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -66,7 +67,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.lastErrorLogMs = Long.MIN_VALUE;
         this.inFlight = new HashMap<>();
         this.retries = new ArrayDeque<>();
-        this.keys = new BatchKeyCounter(new java.util.SplittableRandom());
+        this.keys = new BatchKeyCounter(new SplittableRandom());
         openReader();
     }
 

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * The Query spout (SPEC §3.3): reads queries and KILL signals from the PubSub and stamps each query with its start
@@ -36,11 +38,10 @@ public class QuerySpout extends BaseRichSpout {
     static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     /**
      * After a poll that brought queries, the spout waits this long before the next one, so that queries coming
-     * thousands a second (many users, or queries restarting) are read a few dozen per fetch instead of one or two: a
-     * fetch each was ~5 % of the box at 2,000 queries a second (the spout's polls, the broker's fetch handling). A
+     * thousands a second (many users, or queries restarting) are read a few dozen per fetch instead of one or two. A
      * query that comes alone is read at once; one right behind another waits at most this long.
      */
-    static final long PAUSE_AFTER_QUERIES_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5);
+    static final long PAUSE_AFTER_QUERIES_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
@@ -50,7 +51,7 @@ public class QuerySpout extends BaseRichSpout {
     private transient CountMetric malformed;
     private transient long malformedCounted;
     /** How the spout waits after handing out queries ({@link LockSupport#parkNanos}; tests record the waits). */
-    transient java.util.function.LongConsumer pause;
+    transient LongConsumer pause;
 
     public QuerySpout(PubSubFactory pubSub, Clock clock) {
         this.pubSub = pubSub;

@@ -6,10 +6,12 @@ import dev.bullet.query.QuerySettings;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -65,7 +67,7 @@ public final class QueryMain {
         System.exit(run(args, System.in, System.out, System.err));
     }
 
-    static int run(String[] args, java.io.InputStream stdin, PrintStream out, PrintStream err) {
+    static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
         Options options = new Options();
         int early = Cli.parse(options, args, out, err);
         if (early != Cli.RUN) {
@@ -99,7 +101,7 @@ public final class QueryMain {
         } catch (NoSuchFileException e) {
             err.println("error: no such file: " + e.getFile());
             return 1;
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             err.println("error: cannot read input: " + e.getMessage());
             return 1;
         } catch (RuntimeException | StackOverflowError e) {

@@ -3,6 +3,7 @@ package dev.bullet.index;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RecordDecoder;
+import dev.bullet.record.Span;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ class PathSpansTest {
         LazyRecord second = record("{\"m\":{\"k\":1},\"a\":\"longer value\"}");
         assertEquals(second.span(FieldPath.of("a")), span(spans, a, second), "a new record is read anew");
         assertEquals(second.span(FieldPath.of("m.k")), span(spans, nested, second));
-        assertEquals(LazyRecord.MISSING, span(spans, a, record("{\"b\":1}")));
+        assertEquals(Span.MISSING, span(spans, a, record("{\"b\":1}")));
     }
 
     @Test

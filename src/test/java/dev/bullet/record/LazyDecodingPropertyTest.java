@@ -178,16 +178,16 @@ class LazyDecodingPropertyTest {
 
     private static void assertSpanHolds(Object expected, LazyRecord record, FieldPath path, String json) {
         long span = record.span(path);
-        if (span == LazyRecord.UNSURE) {
+        if (span == Span.UNSURE) {
             return;
         }
-        if (span == LazyRecord.MISSING) {
+        if (span == Span.MISSING) {
             assertNull(expected, "span MISSING, path " + path + " of " + json);
             return;
         }
         byte[] data = record.bytes();
-        int start = (int) (span >>> 32);
-        String text = new String(data, start, (int) span - start, StandardCharsets.UTF_8);
+        int start = Span.start(span);
+        String text = new String(data, start, Span.end(span) - start, StandardCharsets.UTF_8);
         assertEquals(expected, JsonCodec.parse(text), "span of path " + path + " of " + json);
     }
 
@@ -387,9 +387,9 @@ class LazyDecodingPropertyTest {
                     for (FieldPath path : paths) {
                         long span = record.span(path, layoutOf.layoutSlot(path));
                         Object expected = eager.get(path);
-                        assertEquals(expected == null, span == LazyRecord.MISSING, path + " of " + json);
+                        assertEquals(expected == null, span == Span.MISSING, path + " of " + json);
                         if (expected != null) {
-                            String text = new String(record.bytes(), (int) (span >>> 32), (int) span - (int) (span >>> 32),
+                            String text = new String(record.bytes(), Span.start(span), Span.length(span),
                                                      StandardCharsets.UTF_8);
                             assertEquals(expected, RecordDecoder.decodeEagerly("{\"v\":" + text + "}").get(FieldPath.of("v")),
                                          path + " of " + json);

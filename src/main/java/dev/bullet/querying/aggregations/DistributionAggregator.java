@@ -14,6 +14,7 @@ import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,7 +130,7 @@ final class DistributionAggregator implements Aggregator {
         for (int i = 0; i < count; i++) {
             points[i] = round(i == count - 1 ? end : start + i * increment);
         }
-        return java.util.Arrays.stream(points).distinct().toArray();
+        return Arrays.stream(points).distinct().toArray();
     }
 
     private double round(double value) {

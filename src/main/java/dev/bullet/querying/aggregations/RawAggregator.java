@@ -7,6 +7,7 @@ import dev.bullet.record.Record;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ public final class RawAggregator implements Aggregator {
      */
     @Override
     public byte[] serialize() {
-        return JsonCodec.array(java.util.Arrays.asList(rowsJson()));
+        return JsonCodec.array(Arrays.asList(rowsJson()));
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.bullet.record.JsonCodec;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -135,14 +136,14 @@ final class SketchKeys {
         int length = n + 1; // the brackets and the commas
         for (int i = 0; i < n; i++) {
             long span = record.span(fields.get(i).path());
-            if (span == LazyRecord.UNSURE) {
+            if (span == Span.UNSURE) {
                 return null;
             }
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 length += 4;
             } else {
-                int start = (int) (span >>> 32);
-                int end = (int) span;
+                int start = Span.start(span);
+                int end = Span.end(span);
                 byte first = data[start];
                 if (first == '"') {
                     if (!record.plainAscii() && !RawBytes.plainAscii(data, start + 1, end - 1)) {
@@ -167,14 +168,14 @@ final class SketchKeys {
                 key[at++] = ',';
             }
             long span = spans[i];
-            if (span == LazyRecord.MISSING) {
+            if (span == Span.MISSING) {
                 key[at++] = 'n';
                 key[at++] = 'u';
                 key[at++] = 'l';
                 key[at++] = 'l';
             } else {
-                int start = (int) (span >>> 32);
-                int end = (int) span;
+                int start = Span.start(span);
+                int end = Span.end(span);
                 System.arraycopy(data, start, key, at, end - start);
                 at += end - start;
             }

@@ -1,5 +1,7 @@
 package dev.bullet.querying.aggregations;
 
+import org.apache.datasketches.tuple.Sketch;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.IntToDoubleFunction;
@@ -32,7 +34,7 @@ final class SketchMetadata {
         return meta;
     }
 
-    static Map<String, Object> of(org.apache.datasketches.tuple.Sketch<?> sketch) {
+    static Map<String, Object> of(Sketch<?> sketch) {
         return common(sketch.isEstimationMode(), sketch::getUpperBound, sketch::getLowerBound, "TUPLE",
                       sketch.getRetainedEntries(), sketch.getTheta(), sketch.getEstimate());
     }
