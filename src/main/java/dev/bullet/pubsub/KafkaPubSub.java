@@ -254,6 +254,7 @@ public final class KafkaPubSub {
     }
 
     private static PubSubException failure(String what, Throwable cause) {
+        // name clash: java.util.concurrent.TimeoutException is imported
         String hint = cause instanceof org.apache.kafka.common.errors.TimeoutException
             ? " (is Kafka running and reachable?)" : "";
         return new PubSubException(what + hint + ": " + cause, cause);

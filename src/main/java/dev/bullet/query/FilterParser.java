@@ -243,6 +243,7 @@ final class FilterParser {
                 return null;
             }
             try {
+                // name clash: java.util.regex.Pattern is imported
                 com.google.re2j.Pattern.compile(value.value());
             } catch (PatternSyntaxException e) {
                 problems.error(where + ": invalid regular expression \"" + value.value() + "\": " + e.getDescription(),

@@ -76,7 +76,7 @@ public final class BulletTopology {
                                .allGrouping(Components.JOIN_BOLT, Streams.HELLO);
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
-        org.apache.storm.tuple.Fields byId = new org.apache.storm.tuple.Fields(Fields.ID);
+        var byId = StreamFields.of(Fields.ID);
         BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS,
                                                                           Clock.SYSTEM),
                                       spec(settings, Component.JOIN_BOLT).parallelism())

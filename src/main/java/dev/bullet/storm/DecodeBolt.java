@@ -157,8 +157,8 @@ public class DecodeBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RECORDS, new org.apache.storm.tuple.Fields(Fields.RECORDS, Fields.READ_TIME,
+        declarer.declareStream(Streams.RECORDS, StreamFields.of(Fields.RECORDS, Fields.READ_TIME,
                                                                                   Fields.BATCH_KEY, Fields.RETRY));
-        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
+        declarer.declareStream(Streams.HELLO, StreamFields.of(Fields.TASK));
     }
 }

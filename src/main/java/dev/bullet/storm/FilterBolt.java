@@ -237,10 +237,10 @@ public class FilterBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.PARTIAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.PARTIALS,
+        declarer.declareStream(Streams.PARTIAL, StreamFields.of(Fields.ID, Fields.PARTIALS,
                                                                                   Fields.BATCH_KEYS, Fields.RETRY));
-        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
-        declarer.declareStream(Streams.RESTORE, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
+        declarer.declareStream(Streams.HELLO, StreamFields.of(Fields.TASK));
+        declarer.declareStream(Streams.RESTORE, StreamFields.of(Fields.ID, Fields.QUERY, Fields.START_TIME,
                                                                                   Fields.REPLY_PARTITION, Fields.TASK));
     }
 }

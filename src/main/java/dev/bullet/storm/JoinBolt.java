@@ -207,11 +207,11 @@ public class JoinBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RESULT, new org.apache.storm.tuple.Fields(Fields.ID, Fields.RESULT,
+        declarer.declareStream(Streams.RESULT, StreamFields.of(Fields.ID, Fields.RESULT,
                                                                                  Fields.REPLY_PARTITION, Fields.FINAL));
-        declarer.declareStream(Streams.SIGNAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.SIGNAL));
-        declarer.declareStream(Streams.HELLO, new org.apache.storm.tuple.Fields(Fields.TASK));
-        declarer.declareStream(Streams.REPLAY, true, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY,
+        declarer.declareStream(Streams.SIGNAL, StreamFields.of(Fields.ID, Fields.SIGNAL));
+        declarer.declareStream(Streams.HELLO, StreamFields.of(Fields.TASK));
+        declarer.declareStream(Streams.REPLAY, true, StreamFields.of(Fields.ID, Fields.QUERY,
                                                                                      Fields.START_TIME, Fields.REPLY_PARTITION));
     }
 }

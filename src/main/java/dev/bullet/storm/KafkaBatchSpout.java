@@ -155,7 +155,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.RAW_BATCH, new org.apache.storm.tuple.Fields(Fields.BATCH, Fields.READ_TIME,
+        declarer.declareStream(Streams.RAW_BATCH, StreamFields.of(Fields.BATCH, Fields.READ_TIME,
                                                                                     Fields.BATCH_KEY, Fields.RETRY));
     }
 

@@ -102,8 +102,8 @@ public class QuerySpout extends BaseRichSpout {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.QUERY, new org.apache.storm.tuple.Fields(Fields.ID, Fields.QUERY, Fields.START_TIME,
+        declarer.declareStream(Streams.QUERY, StreamFields.of(Fields.ID, Fields.QUERY, Fields.START_TIME,
                                                                                 Fields.REPLY_PARTITION));
-        declarer.declareStream(Streams.SIGNAL, new org.apache.storm.tuple.Fields(Fields.ID, Fields.SIGNAL));
+        declarer.declareStream(Streams.SIGNAL, StreamFields.of(Fields.ID, Fields.SIGNAL));
     }
 }

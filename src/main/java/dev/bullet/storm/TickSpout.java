@@ -64,6 +64,6 @@ public class TickSpout extends BaseRichSpout {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        declarer.declareStream(Streams.TICK, new org.apache.storm.tuple.Fields(Fields.TIME));
+        declarer.declareStream(Streams.TICK, StreamFields.of(Fields.TIME));
     }
 }

@@ -39,6 +39,7 @@ final class SketchMetadata {
                       sketch.getRetainedEntries(), sketch.getTheta(), sketch.getEstimate());
     }
 
+    // name clash: the tuple Sketch is imported
     static Map<String, Object> of(org.apache.datasketches.theta.Sketch sketch) {
         return common(sketch.isEstimationMode(), sketch::getUpperBound, sketch::getLowerBound,
                       sketch.getFamily().getFamilyName(), sketch.getCurrentBytes(), sketch.getTheta(), sketch.getEstimate());
