@@ -375,8 +375,8 @@ public final class SettingsTable {
                 .append("# Maps are merged with their defaults entry by entry; lists replace theirs. Comments give\n")
                 .append("# [type; allowed values].\n")
                 .append("#\n")
-                .append("# Generated from SettingsTable (a test fails if they differ). Regenerate with:\n")
-                .append("#   java -cp target/classes SettingsTable > conf/bullet_settings.yaml\n")
+                .append("# Generated from dev.bullet.config.SettingsTable (a test fails if they differ). Regenerate with:\n")
+                .append("#   java -cp target/classes dev.bullet.config.SettingsTable > conf/bullet_settings.yaml\n")
                 .append("#   cp conf/bullet_settings.yaml src/main/resources/bullet_defaults.yaml\n");
         String section = null;
         for (Setting setting : DEFINITIONS.values()) {

@@ -152,7 +152,7 @@ public final class BulletTopology {
             Class<?> type = Class.forName(className.trim());
             if (!IRichSpout.class.isAssignableFrom(type)) {
                 throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": " + className
-                                          + " does not implement IRichSpout");
+                                          + " does not implement org.apache.storm.topology.IRichSpout");
             }
             Constructor<?> constructor = type.getConstructor(List.class);
             return (IRichSpout) constructor.newInstance(List.copyOf(args));
@@ -160,7 +160,7 @@ public final class BulletTopology {
             throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": no class named " + className);
         } catch (NoSuchMethodException e) {
             throw new BulletException(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME + ": " + className
-                                      + " needs a public constructor taking a List<String> (the --bullet-spout-arg values)");
+                                      + " needs a public constructor taking a java.util.List<String> (the --bullet-spout-arg values)");
         } catch (ReflectiveOperationException | RuntimeException e) {
             if (e instanceof BulletException) {
                 throw (BulletException) e;

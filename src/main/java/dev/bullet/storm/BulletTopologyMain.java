@@ -30,7 +30,7 @@ public final class BulletTopologyMain {
 
     /** The command line: the settings file and the flag overrides. */
     @Command(name = "BulletTopologyMain", sortOptions = false,
-             customSynopsis = "storm jar bullet-storm.jar BulletTopologyMain --bullet-conf FILE [options] [-c key=value ...]",
+             customSynopsis = "storm jar bullet-storm.jar dev.bullet.storm.BulletTopologyMain --bullet-conf FILE [options] [-c key=value ...]",
              description = "Submits the Bullet topology (SPEC section 4.1).",
              footer = "Flags override the YAML; -c options of the storm command override Storm's config.")
     static final class Arguments implements Cli.Validated {
