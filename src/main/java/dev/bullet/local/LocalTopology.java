@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Local mode (issue: the base of {@code scripts/bullet-local.sh}): a real embedded Kafka broker on loopback and
+ * Local mode (the base of {@code scripts/bullet-local.sh}): a real embedded Kafka broker on loopback and
  * the same topology as on a cluster, in Storm's {@code LocalCluster}. Both clients of the topology (firehose and
  * PubSub) are pointed at the embedded broker. Closing it stops the topology, the cluster and the broker.
  */

@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * An upper estimate of how large a regular expression's compiled program gets (issue 11): counted repetitions
+ * An upper estimate of how large a regular expression's compiled program gets: counted repetitions
  * multiply what they repeat, so a short pattern such as {@code ((a{1000}){1000}){1000}} would need 10^9 instructions
  * and exhaust the heap while compiling (RE2/J checks each count, not their product). One iterative pass: literals,
  * escapes and character classes count 1, a group counts its content, a repetition {@code {n,m}} multiplies the item

@@ -96,7 +96,7 @@ public final class OfflineRunner {
             try {
                 match = filter.consume(record, now);
             } catch (RuntimeException | StackOverflowError e) {
-                // contained to this record (issue 11): counted, reported, skipped
+                // contained to this record: counted, reported, skipped
                 malformed++;
                 diagnostics.println("line " + lineNumber + ": could not be processed (" + e + "), skipped");
                 continue;

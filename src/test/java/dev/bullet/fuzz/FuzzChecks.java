@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The invariants every fuzzed input must keep (issue 11), shared by the properties and the corpus replay. */
+/** The invariants every fuzzed input must keep, shared by the properties and the corpus replay. */
 final class FuzzChecks {
     private static final QuerySettings SETTINGS = QuerySettings.defaults();
     private static final RecordDecoder DECODER = new RecordDecoder();

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Replays the fuzzing corpus in {@code src/test/resources/fuzz} (issue 11) in every test run: queries
+ * Replays the fuzzing corpus in {@code src/test/resources/fuzz} in every test run: queries
  * ({@code queries/*.json}, raw bytes as sent) and records ({@code records/*.bin}, raw message bytes), each one an input
  * that once broke something or sits on an edge.
  */

@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Fuzzing with jqwik (issue 11): good queries and records mutated by inserted fragments (brackets, quotes, escapes,
+ * Fuzzing with jqwik: good queries and records mutated by inserted fragments (brackets, quotes, escapes,
  * ill-formed UTF-8, adversarial literals, deep nesting), replaced and deleted units and truncation. jqwik shrinks a
  * failure to a small mutation list; found failures are kept in {@code src/test/resources/fuzz} and replayed by
  * {@link FuzzCorpusTest}. Tries: {@code jqwik.tries.default} (junit-platform.properties; raise it with -D for a long run).

@@ -171,7 +171,7 @@ class LocalStackIT {
         }
     }
 
-    /** A normal run prints no stack trace (issue 12): problems are one clear line. */
+    /** A normal run prints no stack trace: problems are one clear line. */
     private static void assertNoStackTrace(String output) {
         assertFalse(output.contains("\tat ") || output.contains("Exception in thread"), "a stack trace: " + output);
     }

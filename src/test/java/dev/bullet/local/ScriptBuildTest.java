@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The scripts build what they need (issue 12): {@code scripts/lib.sh} runs Maven when {@code target/} is missing or
+ * The scripts build what they need: {@code scripts/lib.sh} runs Maven when {@code target/} is missing or
  * older than the sources, once, and not again until a source changes. Runs the real lib.sh in a copy of the
  * repository's layout with a stand-in {@code mvn} on the PATH that counts its runs.
  */

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Queries over a bound (issue 11) are invalid, with every problem and its resolution, and never recurse deeply. */
+/** Queries over a bound are invalid, with every problem and its resolution, and never recurse deeply. */
 class QueryBoundsTest {
     private final QueryParser parser = new QueryParser(QuerySettings.defaults());
 

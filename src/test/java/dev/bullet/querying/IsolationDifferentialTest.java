@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Isolation is an invariant (issue 11): no query changes another query's results. Random sets of queries with
+ * Isolation is an invariant: no query changes another query's results. Random sets of queries with
  * adversarial literals ({@code NaN}, {@code -NaN}, infinities, {@code -0}, {@code 1e400}, integers beyond a long,
  * empty and non-ASCII strings, duplicates, mixed types) run together in one {@link FilterEngine} (with its shared
  * index) over random records holding the same kinds of values; every query must return exactly the records that

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Hostile records (issue 11): over a bound they are rejected with the reason, without recursing; UTF-8 agrees with gson. */
+/** Hostile records: over a bound they are rejected with the reason, without recursing; UTF-8 agrees with gson. */
 class RecordBoundsTest {
     private final RecordDecoder decoder = new RecordDecoder();
 

@@ -450,7 +450,7 @@ class RestServiceIT {
         }
     }
 
-    // ---- hostile input (issue 11) ----
+    // ---- hostile input ----
 
     @Test
     void deepQueriesAre400WithinSeconds() {

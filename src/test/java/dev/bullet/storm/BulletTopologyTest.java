@@ -12,7 +12,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The Storm config the topology is submitted with: idle executors park (issue 12), and the user's topology.* keys win. */
+/** The Storm config the topology is submitted with: idle executors park, and the user's topology.* keys win. */
 class BulletTopologyTest {
     @Test
     void idleSpoutsAndBoltsParkForMillisecondsInsteadOfStormsProgressiveWait() {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Hostile inputs made by mutating good ones (issue 11): seeds (valid queries and records) with fragments inserted,
+ * Hostile inputs made by mutating good ones: seeds (valid queries and records) with fragments inserted,
  * bytes replaced or deleted, and the text truncated. Shared by the jqwik properties (which draw the mutations) and
  * the integration tests (which draw them from a seeded {@link Random}).
  */
