@@ -35,13 +35,14 @@ public final class EngineAB {
                                "                   [--rounds N] [--slice-ms MS]"},
              description = {"Before/after of the engine in one JVM: the working tree against --base REV, each build in its",
                             "own class loader, alternating short slices over the same records and queries.", "",
-                            "  --base REV                 the revision to compare the working tree with (built once into",
-                            "                             target/ab/REV; bench-ab.sh passes it on as --base-dir)", ""},
+                            "      --base REV            the revision to compare the working tree with (built once into",
+                            "                            target/ab/REV; bench-ab.sh passes it on as --base-dir)", ""},
              footer = {"", "Prints one JSON object per query set: each side's median microseconds of CPU per record, and the",
                        "median, min and max over the slices of current / base (below 1: the working tree is faster)."})
     static final class Options implements Cli.Validated {
         @Option(names = "--base-dir", paramLabel = "DIR",
-                description = "the base build: DIR/target/classes and DIR/target/classpath.txt (set by bench-ab.sh)")
+                description = {"the base build: DIR/target/classes and DIR/target/classpath.txt",
+                               "(set by bench-ab.sh)"})
         String baseDir;
         @Option(names = "--current-dir", paramLabel = "DIR",
                 description = "the working tree's build, as --base-dir (set by bench-ab.sh)")

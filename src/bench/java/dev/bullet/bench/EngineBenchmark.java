@@ -68,14 +68,16 @@ public final class EngineBenchmark {
         double seconds = 10;
         @Option(names = "--warmup", paramLabel = "S",
                 description = {"warm-up per engine, at least (default 10): it goes on, up to 3 x S, until two",
-                               "successive 1 s windows agree within 10 % and the JIT compiled for under 100 ms in",
+                               "successive 1 s windows agree within 10 %% and the JIT compiled for under 100 ms in",
                                "the last one (a large mix keeps the JIT busy longer)"})
         double warmup = 10;
         @Option(names = "--mix", paramLabel = "NAME",
-                description = {"id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
-                               "| rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
+                description = {"id (RAW == on id, none match; default) | nested (== on a map key)",
+                               "| range (numeric >) | rlike | or (OR of == on two fields) | group",
+                               "| count-distinct | distribution | top-k",
                                "| realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
-                               "| rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's log-search patterns)"})
+                               "| rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's",
+                               "  log-search patterns)"})
         String mix = "id";
         @Option(names = "--queries-file", paramLabel = "FILE",
                 description = {"the queries, one JSON query per line; a RAW query that found its size records is",
@@ -94,7 +96,8 @@ public final class EngineBenchmark {
         @Option(names = "--batch", paramLabel = "N", description = "records per batch handed to the engine (default 1000)")
         int batch = 1000;
         @Option(names = "--repeats", paramLabel = "N",
-                description = "measure each engine N times, alternating, and report the median with min-max (default 3)")
+                description = {"measure each engine N times, alternating, and report the median with",
+                               "min-max (default 3)"})
         int repeats = 3;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
         boolean help;

@@ -69,7 +69,7 @@ public final class PipelineBenchmark {
                  "The main of scripts/bench-throughput.sh (--mode throughput) and scripts/bench-curve.sh (--mode curve).",
                  "",
                  "throughput (P4): for each query count, the highest of the given rates the pipeline sustains",
-                 "                 (consumed >= 95% of the rate, lag not growing, p99 filter latency < 200 ms).",
+                 "                 (consumed >= 95%% of the rate, lag not growing, p99 filter latency < 200 ms).",
                  "curve (P5):      at one fixed rate, filter latency p50/p99 for each query count.",
                  ""})
     static final class Options implements Cli.Validated {
@@ -97,20 +97,21 @@ public final class PipelineBenchmark {
         @Option(names = "--filter-parallelism", paramLabel = "N", description = "Filter bolt tasks (default 1)")
         int filterParallelism = 1;
         @Option(names = "--mix", paramLabel = "id|realistic",
-                description = {"id (default): N RAW queries on an id no record has (nothing matches, no results).",
-                               "realistic: N queries cycled from the realistic mix, results flowing to a client",
-                               "reading the response topic; a query that completes is submitted again. Records carry",
-                               "their intended send time, so latency is from the producer: produce -> filtered and",
-                               "produce -> result arrival (p50, p99, p99.9, max), and in P4 'sustained' uses",
-                               "p99 produce -> filtered < 200 ms."})
+                description = {"id (default): N RAW queries on an id no record has (nothing matches,",
+                               "no results). realistic: N queries cycled from the realistic mix, results",
+                               "flowing to a client reading the response topic; a query that completes is",
+                               "submitted again. Records carry their intended send time, so latency is from",
+                               "the producer: produce -> filtered and produce -> result arrival (p50, p99,",
+                               "p99.9, max), and in P4 'sustained' uses p99 produce -> filtered < 200 ms."})
         String mix = "id";
         @Option(names = "--queries-file", paramLabel = "FILE",
                 description = "as --mix realistic, with the queries of FILE (JSON lines)")
         String queriesFile;
         @Option(names = "--via", paramLabel = "pubsub|rest",
-                description = {"how the workload's client talks to the topology: pubsub (default) reads the response",
-                               "topic itself; rest starts the REST service in this JVM and runs each query through its",
-                               "sse-query endpoint, the results arriving as the stream's events (one connection per query)."})
+                description = {"how the workload's client talks to the topology: pubsub (default) reads",
+                               "the response topic itself; rest starts the REST service in this JVM and",
+                               "runs each query through its sse-query endpoint, the results arriving as",
+                               "the stream's events (one connection per query)."})
         String via = "pubsub";
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
         boolean help;
