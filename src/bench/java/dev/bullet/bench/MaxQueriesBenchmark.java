@@ -89,8 +89,15 @@ public final class MaxQueriesBenchmark {
         long duration = o.duration;
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4))
                                     .connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
-                                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health;
+        try {
+            health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
+                               HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            System.err.println("error: nothing answers at " + url + " (" + e + "); start the stack with scripts/bullet-local.sh");
+            System.exit(3);
+            return;
+        }
         if (health.statusCode() != 200) {
             System.err.println("error: the stack at " + url + " is not healthy (" + health.statusCode() + "): " + health.body());
             System.exit(3);
