@@ -12,7 +12,7 @@ for arg in "$@"; do
     fi
   fi
 done
-bullet_classpath tests # builds the benchmark classes (src/test) when they are missing or older than the sources
+bullet_classpath tests # builds the benchmark classes (src/bench, into target/test-classes) when they are missing or older than the sources
 # Without --records, the generator's 20,000 seed-shaped records (seed 42, the records of docs/PERFORMANCE.md), made once.
 records_given=false
 for arg in "$@"; do

@@ -9,6 +9,6 @@ for arg in "$@"; do
     exit 0
   fi
 done
-bullet_classpath tests # builds the benchmark classes (src/test) when they are missing or older than the sources
+bullet_classpath tests # builds the benchmark classes (src/bench, into target/test-classes) when they are missing or older than the sources
 exec java ${BENCH_JAVA_OPTS:--Xmx2g} -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
   -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.MaxQueriesBenchmark "$@"

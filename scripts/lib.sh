@@ -19,11 +19,12 @@ require_cmd() {
 }
 
 # Builds the project (mvn package) when target/ lacks what the scripts run, or when pom.xml or a file under
-# src/main (src/test too with "tests") is newer than the last build. Once, with a progress line; otherwise it
-# costs one 'find'. Maven's output goes to stderr, so a script's stdout stays data.
+# src/main (src/test and src/bench too with "tests": the benchmarks compile into target/test-classes) is newer
+# than the last build. Once, with a progress line; otherwise it costs one 'find'. Maven's output goes to stderr,
+# so a script's stdout stays data.
 bullet_build() {
   local stamp="$BULLET_HOME/target/.bullet-build-stamp" sources=("$BULLET_HOME/pom.xml" "$BULLET_HOME/src/main")
-  [[ "${1:-}" == tests ]] && sources+=("$BULLET_HOME/src/test")
+  [[ "${1:-}" == tests ]] && sources+=("$BULLET_HOME/src/test" "$BULLET_HOME/src/bench")
   local built="$stamp" # a build by hand (mvn package) leaves no stamp: its classpath file is as good
   [[ -f "$stamp" ]] || built="$BULLET_HOME/target/classpath.txt"
   if [[ -d "$BULLET_HOME/target/classes" && -s "$BULLET_HOME/target/classpath.txt" ]] \

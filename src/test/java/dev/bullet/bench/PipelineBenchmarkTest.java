@@ -1,35 +1,50 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad option values are named before anything starts (the scripts print them and exit 2, no stack trace). */
 class PipelineBenchmarkTest {
+    private static PipelineBenchmark.Options parse(String... args) {
+        return Cli.parse(new PipelineBenchmark.Options(), args);
+    }
+
     @Test
     void goodOptionsPass() {
-        assertNull(PipelineBenchmark.badOption(Map.of("--mode", "throughput", "--queries", "0, 100", "--rates", "1000",
-                                                      "--step-seconds", "1.5", "--mix", "realistic", "--via", "rest")));
-        assertNull(PipelineBenchmark.badOption(Map.of()));
+        PipelineBenchmark.Options o = parse("--mode", "throughput", "--queries", "0, 100", "--rates", "1000",
+                                            "--step-seconds", "1.5", "--mix", "realistic", "--via", "rest");
+        assertArrayEquals(new int[] {0, 100}, o.queryCounts());
+        assertEquals(1.5, o.stepSeconds);
+        PipelineBenchmark.Options defaults = parse();
+        assertEquals("curve", defaults.mode);
+        assertArrayEquals(new int[] {1, 10, 100, 1000, 2500, 5000, 10000}, defaults.queryCounts());
+        assertEquals(10_000, defaults.rate);
+        assertEquals("pubsub", defaults.via);
+        assertArrayEquals(new int[] {0, 100, 1000, 10000}, parse("--mode", "throughput").queryCounts());
     }
 
     @Test
     void eachBadValueIsNamed() {
-        Map<Map<String, String>, String> cases = Map.of(
-                Map.of("--rates", "abc"), "--rates",
-                Map.of("--queries", "1,,2"), "--queries",
-                Map.of("--rate", "1e4"), "--rate",
-                Map.of("--warmup-seconds", "soon"), "--warmup-seconds",
-                Map.of("--mix", "bogus"), "--mix",
-                Map.of("--via", "carrier-pigeon"), "--via",
-                Map.of("--mode", "fast"), "--mode",
-                Map.of("--queries-file", "/no/such/file.jsonl"), "--queries-file");
-        cases.forEach((options, name) -> {
-            String error = PipelineBenchmark.badOption(options);
-            assertTrue(error != null && error.startsWith(name), options + " -> " + error);
+        Map<String[], String> cases = Map.of(
+                new String[] {"--rates", "abc"}, "--rates",
+                new String[] {"--queries", "1,,2"}, "--queries",
+                new String[] {"--rate", "1e4"}, "--rate",
+                new String[] {"--warmup-seconds", "soon"}, "--warmup-seconds",
+                new String[] {"--mix", "bogus"}, "--mix",
+                new String[] {"--via", "carrier-pigeon"}, "--via",
+                new String[] {"--mode", "fast"}, "--mode",
+                new String[] {"--queries-file", "/no/such/file.jsonl"}, "--queries-file",
+                new String[] {"--queries-fil", "x"}, "--queries-file");
+        cases.forEach((args, name) -> {
+            Cli.UsageException error = assertThrows(Cli.UsageException.class, () -> parse(args), String.join(" ", args));
+            assertTrue(error.getMessage().contains(name), String.join(" ", args) + " -> " + error.getMessage());
         });
     }
 }

@@ -111,18 +111,22 @@ class ResultFlowTest {
         assertEquals(1000L, ((Number) s.get("max")).longValue());
     }
 
+    private static PipelineBenchmark.Options options(String... args) {
+        return dev.bullet.common.Cli.parse(new PipelineBenchmark.Options(), args);
+    }
+
     @Test
     void theWorkloadComesFromTheMixOrAFile() throws Exception {
-        assertNull(PipelineBenchmark.workload(Map.of()));
-        assertNull(PipelineBenchmark.workload(Map.of("--mix", "id")));
-        assertEquals(RealisticQueries.load(), PipelineBenchmark.workload(Map.of("--mix", "realistic")));
+        assertNull(PipelineBenchmark.workload(options()));
+        assertNull(PipelineBenchmark.workload(options("--mix", "id")));
+        assertEquals(RealisticQueries.load(), PipelineBenchmark.workload(options("--mix", "realistic")));
         java.nio.file.Path file = java.nio.file.Files.createTempFile("queries", ".jsonl");
         try {
             java.nio.file.Files.writeString(file, "{\"aggregation\":{\"type\":\"RAW\"}}\n\n{\"duration\":1000}\n");
-            assertEquals(2, PipelineBenchmark.workload(Map.of("--queries-file", file.toString())).size());
+            assertEquals(2, PipelineBenchmark.workload(options("--queries-file", file.toString())).size());
         } finally {
             java.nio.file.Files.delete(file);
         }
-        assertThrows(IllegalArgumentException.class, () -> PipelineBenchmark.workload(Map.of("--mix", "nope")));
+        assertThrows(IllegalArgumentException.class, () -> PipelineBenchmark.workload(options("--mix", "nope")));
     }
 }

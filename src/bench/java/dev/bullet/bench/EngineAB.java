@@ -1,5 +1,7 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
+
 import java.io.File;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -9,10 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Before/after of the engine in one JVM (scripts/bench-ab.sh): two builds of the project, each in its own class
@@ -23,54 +26,75 @@ import java.util.Map;
  * complete), one thread, CPU time of that thread.
  */
 public final class EngineAB {
-    private static final String USAGE = String.join("\n",
-            "Usage: bench-ab.sh --base REV [--records FILE] --queries-file FILE [--queries-file FILE ...]",
-            "                   [--rounds N] [--slice-ms MS]",
-            "  --base REV          the revision to compare the working tree with (built once into target/ab/REV)",
-            "  --records FILE      JSON lines (default: 20,000 generator records, seed 42, made once)",
-            "  --queries-file FILE one query per line; several: each set compared in turn",
-            "  --rounds N          measured slices per side (default 30, after 4 warm-up slices)",
-            "  --slice-ms MS       length of one slice (default 300)",
-            "Prints one JSON object per query set: each side's median microseconds of CPU per record, and the",
-            "median, min and max over the slices of current / base (below 1: the working tree is faster).");
-
     private EngineAB() {
     }
 
+    /** The command line; {@code scripts/bench-ab.sh} turns its {@code --base REV} into the two build directories. */
+    @Command(name = "bench-ab.sh", sortOptions = false,
+             customSynopsis = {"bench-ab.sh --base REV [--records FILE] --queries-file FILE [--queries-file FILE ...]",
+                               "                   [--rounds N] [--slice-ms MS]"},
+             description = {"Before/after of the engine in one JVM: the working tree against --base REV, each build in its",
+                            "own class loader, alternating short slices over the same records and queries.", "",
+                            "      --base REV            the revision to compare the working tree with (built once into",
+                            "                            target/ab/REV; bench-ab.sh passes it on as --base-dir)", ""},
+             footer = {"", "Prints one JSON object per query set: each side's median microseconds of CPU per record, and the",
+                       "median, min and max over the slices of current / base (below 1: the working tree is faster)."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--base-dir", paramLabel = "DIR",
+                description = {"the base build: DIR/target/classes and DIR/target/classpath.txt",
+                               "(set by bench-ab.sh)"})
+        String baseDir;
+        @Option(names = "--current-dir", paramLabel = "DIR",
+                description = "the working tree's build, as --base-dir (set by bench-ab.sh)")
+        String currentDir;
+        @Option(names = "--records", paramLabel = "FILE",
+                description = "JSON lines (default: 20,000 generator records, seed 42, made once)")
+        String records;
+        @Option(names = "--queries-file", paramLabel = "FILE",
+                description = "one query per line; several: each set compared in turn")
+        List<String> queriesFiles = new ArrayList<>();
+        @Option(names = "--rounds", paramLabel = "N", description = "measured slices per side (default 30, after 4 warm-up slices)")
+        int rounds = 30;
+        @Option(names = "--slice-ms", paramLabel = "MS", description = "length of one slice (default 300)")
+        long sliceMs = 300;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+
+        @Override
+        public void validate() {
+            if (baseDir == null || currentDir == null) {
+                throw new Cli.UsageException("--base-dir and --current-dir are required (bench-ab.sh sets them from --base)");
+            }
+            if (records == null) {
+                throw new Cli.UsageException("--records is required");
+            }
+            if (queriesFiles.isEmpty()) {
+                throw new Cli.UsageException("--queries-file is required");
+            }
+            if (rounds < 1 || sliceMs < 10) {
+                throw new Cli.UsageException("--rounds must be at least 1 and --slice-ms at least 10");
+            }
+            List<String> files = new ArrayList<>(queriesFiles);
+            files.add(records);
+            for (String file : files) {
+                if (!Files.isReadable(Path.of(file))) {
+                    throw new Cli.UsageException("cannot read " + file);
+                }
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        Map<String, List<String>> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println(USAGE);
-                return;
-            }
-            if (!args[i].startsWith("--") || i + 1 >= args.length
-                || !List.of("--base-dir", "--current-dir", "--records", "--queries-file", "--rounds", "--slice-ms")
-                        .contains(args[i])) {
-                fail("unknown or incomplete option '" + args[i] + "'");
-            }
-            opts.computeIfAbsent(args[i], k -> new ArrayList<>()).add(args[++i]);
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
-        for (String required : List.of("--base-dir", "--current-dir", "--records", "--queries-file")) {
-            if (!opts.containsKey(required)) {
-                fail(required + " is required");
-            }
-        }
-        int rounds = Integer.parseInt(one(opts, "--rounds", "30"));
-        long sliceMs = Long.parseLong(one(opts, "--slice-ms", "300"));
-        if (rounds < 1 || sliceMs < 10) {
-            fail("--rounds must be at least 1 and --slice-ms at least 10");
-        }
-        List<String> files = new ArrayList<>(opts.get("--queries-file"));
-        files.add(one(opts, "--records", null));
-        for (String file : files) {
-            if (!Files.isReadable(Path.of(file))) {
-                fail("cannot read " + file);
-            }
-        }
-        List<byte[]> records = EngineBenchmark.readRecords(Path.of(one(opts, "--records", null)));
-        String[] homes = {one(opts, "--base-dir", null), one(opts, "--current-dir", null)};
-        for (String queriesFile : opts.get("--queries-file")) {
+        int rounds = o.rounds;
+        long sliceMs = o.sliceMs;
+        List<byte[]> records = EngineBenchmark.readRecords(Path.of(o.records));
+        String[] homes = {o.baseDir, o.currentDir};
+        for (String queriesFile : o.queriesFiles) {
             List<String> lines = new ArrayList<>();
             for (String line : Files.readAllLines(Path.of(queriesFile), StandardCharsets.UTF_8)) {
                 if (!line.isBlank()) {
@@ -112,8 +136,10 @@ public final class EngineAB {
     }
 
     /**
-     * A loader for one build: its classes and dependencies first, then this build's test classes (for {@link Side}
-     * only, which uses nothing but the engine's public API); the JDK's platform classes as parent.
+     * A loader for one build: its classes and dependencies first (only {@code target/classes} and
+     * {@code target/classpath.txt} of {@code home}, so any earlier build works as the base), then the folder this
+     * class was loaded from, the benchmark classes of the running build (for {@link Side} only, which uses nothing
+     * but the engine's public API); the JDK's platform classes as parent.
      */
     static ClassLoader loader(String home) throws Exception {
         List<URL> urls = new ArrayList<>();
@@ -127,17 +153,6 @@ public final class EngineAB {
         URL self = EngineAB.class.getProtectionDomain().getCodeSource().getLocation();
         urls.add(self);
         return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    }
-
-    private static String one(Map<String, List<String>> opts, String key, String fallback) {
-        List<String> v = opts.get(key);
-        return v == null ? fallback : v.get(v.size() - 1);
-    }
-
-    private static void fail(String message) {
-        System.err.println("error: " + message);
-        System.err.println(USAGE);
-        System.exit(2);
     }
 
     /** One side: {@link EngineBenchmark}'s loop over one build's engine. Public for the other class loader. */

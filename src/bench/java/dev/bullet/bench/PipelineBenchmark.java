@@ -1,5 +1,6 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.generator.RecordGenerator;
@@ -34,6 +35,9 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
  * Benchmarks P4 (throughput) and P5 (queries vs latency) of BENCHMARKS.md on the whole local pipeline: an embedded
  * Kafka broker, the topology in LocalCluster, Q simultaneous RAW queries that match nothing, and a fixed-rate load
@@ -44,26 +48,6 @@ import java.util.concurrent.locks.LockSupport;
  * min and max. Writes JSON and a PNG plot. {@code scripts/bench-throughput.sh} and {@code scripts/bench-curve.sh}.
  */
 public final class PipelineBenchmark {
-    static final String USAGE = String.join("\n",
-            "Usage: PipelineBenchmark --mode throughput|curve [--queries 0,100,1000,10000] [--rates 10000,25000,50000]",
-            "                         [--rate 10000] [--step-seconds 15] [--warmup-seconds 10] [--repeats 3]",
-            "                         [--out FILE.json] [--png FILE.png] [--filter-parallelism N]",
-            "                         [--mix id|realistic] [--queries-file FILE]",
-            "",
-            "throughput (P4): for each query count, the highest of the given rates the pipeline sustains",
-            "                 (consumed >= 95% of the rate, lag not growing, p99 filter latency < 200 ms).",
-            "curve (P5):      at one fixed rate, filter latency p50/p99 for each query count.",
-            "",
-            "--mix id (default): N RAW queries on an id no record has (nothing matches, no results).",
-            "--mix realistic / --queries-file FILE (JSON lines): N queries cycled from the workload, results flowing",
-            "                 to a client reading the response topic; a query that completes is submitted again.",
-            "                 Records carry their intended send time, so latency is from the producer:",
-            "                 produce -> filtered and produce -> result arrival (p50, p99, p99.9, max), and in P4",
-            "                 'sustained' uses p99 produce -> filtered < 200 ms.",
-            "--via pubsub|rest: how the workload's client talks to the topology: pubsub (default) reads the response",
-            "                 topic itself; rest starts the REST service in this JVM and runs each query through its",
-            "                 sse-query endpoint, the results arriving as the stream's events (one connection per query).");
-
     private final TopologyHarness stack;
     private final List<byte[]> pool;
     private final List<String> running = new ArrayList<>();
@@ -75,68 +59,122 @@ public final class PipelineBenchmark {
         this.flow = flow;
     }
 
-    /** What is wrong with the given options' values (before anything starts), or null. */
-    static String badOption(Map<String, String> o) {
-        for (Map.Entry<String, String> e : o.entrySet()) {
-            String name = e.getKey();
-            String value = e.getValue();
-            try {
-                switch (name) {
-                    case "--queries", "--rates" -> ints(value);
-                    case "--rate", "--repeats", "--filter-parallelism" -> Integer.parseInt(value);
-                    case "--step-seconds", "--warmup-seconds" -> Double.parseDouble(value);
-                    default -> {
-                    }
-                }
-            } catch (NumberFormatException ex) {
-                return name + " needs a number (a comma-separated list for --queries and --rates), not '" + value + "'";
+    /** The command line of {@code scripts/bench-throughput.sh} ({@code --mode throughput}) and {@code bench-curve.sh}. */
+    @Command(name = "PipelineBenchmark", sortOptions = false,
+             customSynopsis = {"PipelineBenchmark --mode throughput|curve [--queries 0,100,1000,10000] [--rates 10000,25000,50000]",
+                               "                         [--rate 10000] [--step-seconds 15] [--warmup-seconds 10] [--repeats 3]",
+                               "                         [--out FILE.json] [--png FILE.png] [--filter-parallelism N]",
+                               "                         [--mix id|realistic] [--queries-file FILE] [--via pubsub|rest]"},
+             description = {
+                 "The main of scripts/bench-throughput.sh (--mode throughput) and scripts/bench-curve.sh (--mode curve).",
+                 "",
+                 "throughput (P4): for each query count, the highest of the given rates the pipeline sustains",
+                 "                 (consumed >= 95%% of the rate, lag not growing, p99 filter latency < 200 ms).",
+                 "curve (P5):      at one fixed rate, filter latency p50/p99 for each query count.",
+                 ""})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--mode", paramLabel = "throughput|curve", description = "the benchmark (default curve)")
+        String mode = "curve";
+        @Option(names = "--queries", paramLabel = "N,N,...",
+                description = {"simultaneous query counts (default 0,100,1000,10000 for throughput,",
+                               "1,10,100,1000,2500,5000,10000 for curve)"})
+        String queries;
+        @Option(names = "--rates", paramLabel = "N,N,...",
+                description = "throughput: the records/s to try (default 10000,25000,50000,75000,100000)")
+        String rates = "10000,25000,50000,75000,100000";
+        @Option(names = "--rate", paramLabel = "N", description = "curve: the fixed records/s (default 10000)")
+        int rate = 10_000;
+        @Option(names = "--step-seconds", paramLabel = "S", description = "measured seconds per step (default 15)")
+        double stepSeconds = 15;
+        @Option(names = "--warmup-seconds", paramLabel = "S", description = "warm-up seconds before the first step (default 10)")
+        double warmupSeconds = 10;
+        @Option(names = "--repeats", paramLabel = "N", description = "runs per point; the median is reported with min and max (default 3)")
+        int repeats = 3;
+        @Option(names = "--out", paramLabel = "FILE.json", description = "also write the JSON result to this file")
+        String out;
+        @Option(names = "--png", paramLabel = "FILE.png", description = "plot the result to this file")
+        String png;
+        @Option(names = "--filter-parallelism", paramLabel = "N", description = "Filter bolt tasks (default 1)")
+        int filterParallelism = 1;
+        @Option(names = "--mix", paramLabel = "id|realistic",
+                description = {"id (default): N RAW queries on an id no record has (nothing matches,",
+                               "no results). realistic: N queries cycled from the realistic mix, results",
+                               "flowing to a client reading the response topic; a query that completes is",
+                               "submitted again. Records carry their intended send time, so latency is from",
+                               "the producer: produce -> filtered and produce -> result arrival (p50, p99,",
+                               "p99.9, max), and in P4 'sustained' uses p99 produce -> filtered < 200 ms."})
+        String mix = "id";
+        @Option(names = "--queries-file", paramLabel = "FILE",
+                description = "as --mix realistic, with the queries of FILE (JSON lines)")
+        String queriesFile;
+        @Option(names = "--via", paramLabel = "pubsub|rest",
+                description = {"how the workload's client talks to the topology: pubsub (default) reads",
+                               "the response topic itself; rest starts the REST service in this JVM and",
+                               "runs each query through its sse-query endpoint, the results arriving as",
+                               "the stream's events (one connection per query)."})
+        String via = "pubsub";
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+
+        @Override
+        public void validate() {
+            csv("--queries", queries);
+            csv("--rates", rates);
+            if (!List.of("throughput", "curve").contains(mode)) {
+                throw new Cli.UsageException("--mode is throughput or curve, not '" + mode + "'");
+            }
+            if (!List.of("id", "realistic").contains(mix)) {
+                throw new Cli.UsageException("--mix is id or realistic, not '" + mix + "'");
+            }
+            if (!List.of("pubsub", "rest").contains(via)) {
+                throw new Cli.UsageException("--via is pubsub or rest, not '" + via + "'");
+            }
+            if (queriesFile != null && !Files.isReadable(Path.of(queriesFile))) {
+                throw new Cli.UsageException("--queries-file " + queriesFile + " cannot be read");
             }
         }
-        if (!List.of("throughput", "curve").contains(o.getOrDefault("--mode", "curve"))) {
-            return "--mode is throughput or curve, not '" + o.get("--mode") + "'";
+
+        private static void csv(String flag, String value) {
+            if (value == null) {
+                return;
+            }
+            try {
+                ints(value);
+            } catch (NumberFormatException e) {
+                throw new Cli.UsageException(flag + " needs a comma-separated list of numbers, not '" + value + "'");
+            }
         }
-        if (!List.of("id", "realistic").contains(o.getOrDefault("--mix", "id"))) {
-            return "--mix is id or realistic, not '" + o.get("--mix") + "'";
+
+        int[] queryCounts() {
+            return ints(queries != null ? queries : mode.equals("throughput") ? "0,100,1000,10000" : "1,10,100,1000,2500,5000,10000");
         }
-        if (!List.of("pubsub", "rest").contains(o.getOrDefault("--via", "pubsub"))) {
-            return "--via is pubsub or rest, not '" + o.get("--via") + "'";
-        }
-        if (o.containsKey("--queries-file") && !Files.isReadable(Path.of(o.get("--queries-file")))) {
-            return "--queries-file " + o.get("--queries-file") + " cannot be read";
-        }
-        return null;
     }
 
     /** The workload of --queries-file or --mix realistic; null for the default (RAW queries that match nothing). */
-    static List<String> workload(Map<String, String> o) throws java.io.IOException {
-        if (o.containsKey("--queries-file")) {
-            return EngineBenchmark.readLines(Path.of(o.get("--queries-file")));
+    static List<String> workload(Options o) throws java.io.IOException {
+        if (o.queriesFile != null) {
+            return EngineBenchmark.readLines(Path.of(o.queriesFile));
         }
-        String mix = o.getOrDefault("--mix", "id");
-        return switch (mix) {
+        return switch (o.mix) {
             case "id" -> null;
             case "realistic" -> RealisticQueries.load();
-            default -> throw new IllegalArgumentException("--mix is id or realistic, got " + mix);
+            default -> throw new IllegalArgumentException("--mix is id or realistic, got " + o.mix);
         };
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = BenchOptions.parse(args, USAGE);
-        if (o == null) {
-            return;
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
-        String bad = badOption(o);
-        if (bad != null) {
-            System.err.println("error: " + bad + "\n" + USAGE);
-            System.exit(2);
-        }
-        String mode = o.getOrDefault("--mode", "curve");
-        int[] queries = ints(o.getOrDefault("--queries", mode.equals("throughput") ? "0,100,1000,10000" : "1,10,100,1000,2500,5000,10000"));
-        int[] rates = ints(o.getOrDefault("--rates", "10000,25000,50000,75000,100000"));
-        int rate = Integer.parseInt(o.getOrDefault("--rate", "10000"));
-        double step = Double.parseDouble(o.getOrDefault("--step-seconds", "15"));
-        double warmup = Double.parseDouble(o.getOrDefault("--warmup-seconds", "10"));
-        int repeats = Integer.parseInt(o.getOrDefault("--repeats", "3"));
+        String mode = o.mode;
+        int[] queries = o.queryCounts();
+        int[] rates = ints(o.rates);
+        int rate = o.rate;
+        double step = o.stepSeconds;
+        double warmup = o.warmupSeconds;
+        int repeats = o.repeats;
         Path dir = Files.createTempDirectory("bullet-bench-");
         // the broker's log of a run at 10,000 records/s grows by ~20 MB a second: gone when the run ends, however it ends
         Runtime.getRuntime().addShutdownHook(new Thread(() -> EmbeddedKafka.deleteDirectory(dir), "bench-cleanup"));
@@ -146,7 +184,7 @@ public final class PipelineBenchmark {
         overrides.put(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING, Map.of("default", 1));
         overrides.put(SettingsTable.METRICS_CLASSES, List.of(BenchMetricsSink.class.getName()));
         overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
-        overrides.put(Component.FILTER_BOLT.parallelismKey(), Integer.parseInt(o.getOrDefault("--filter-parallelism", "1")));
+        overrides.put(Component.FILTER_BOLT.parallelismKey(), o.filterParallelism);
         overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
         List<String> workload = workload(o);
         if (workload != null) {
@@ -155,11 +193,11 @@ public final class PipelineBenchmark {
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");
-        result.put("workload", o.containsKey("--queries-file") ? "file:" + o.get("--queries-file") : o.getOrDefault("--mix", "id"));
+        result.put("workload", o.queriesFile != null ? "file:" + o.queriesFile : o.mix);
         result.put("date", java.time.Instant.now().toString());
         result.put("cpus", Runtime.getRuntime().availableProcessors());
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
-        String via = o.getOrDefault("--via", "pubsub");
+        String via = o.via;
         result.put("results_via", workload == null ? "none" : via);
         try (TopologyHarness stack = TopologyHarness.start(dir, overrides);
              RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
@@ -188,11 +226,11 @@ public final class PipelineBenchmark {
         }
         String json = JsonCodec.toJson(result);
         System.out.println(json);
-        if (o.containsKey("--out")) {
-            Files.writeString(Path.of(o.get("--out")), json + "\n");
+        if (o.out != null) {
+            Files.writeString(Path.of(o.out), json + "\n");
         }
-        if (o.containsKey("--png")) {
-            plot(mode, result, Path.of(o.get("--png")));
+        if (o.png != null) {
+            plot(mode, result, Path.of(o.png));
         }
         System.exit(0);
     }

@@ -20,6 +20,7 @@ import com.yahoo.bullet.querying.RunningQuery;
 import com.yahoo.bullet.record.BulletRecord;
 import com.yahoo.bullet.record.BulletRecordProvider;
 import com.yahoo.bullet.typesystem.TypedObject;
+import dev.bullet.common.Cli;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,6 +39,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarFile;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The side-by-side baseline of benchmark E1 (BENCHMARKS.md): the original engine, bullet-core 1.5.2, on one thread,
@@ -327,89 +331,64 @@ public final class BulletCoreBaseline {
 
     // ------------------------------------------------------------------------------------------------ command line
 
-    private static final String USAGE = String.join("\n",
-        "Usage: BulletCoreBaseline --records FILE --queries N --seconds S [--warmup S] [--partitioned] [--pre-decoded]",
-        "",
-        "E1 baseline (BENCHMARKS.md): bullet-core 1.5.2 on one thread, N RAW queries with an == filter on id for",
-        "values no record has, over the JSON lines of FILE, cycled. Decode (gson -> Map -> BulletRecord) included",
-        "unless --pre-decoded. Prints one JSON object.",
-        "",
-        "  --records FILE   JSON lines (one record per non-blank line)",
-        "  --queries N      number of simultaneous queries (>= 1)",
-        "  --seconds S      measured seconds",
-        "  --warmup S       warm-up seconds before measuring (default 3)",
-        "  --partitioned    enable bullet-core's SimpleEqualityPartitioner on [id]",
-        "  --pre-decoded    decode the records once up front (at most 20,000) and measure the query manager only",
-        "  --help           this help");
-
-    public static void main(String[] args) {
-        String file = null;
-        Integer queries = null;
-        Double seconds = null;
+    /** The command line of the baseline on its own. */
+    @Command(name = "BulletCoreBaseline", sortOptions = false,
+             customSynopsis = "BulletCoreBaseline --records FILE --queries N --seconds S [--warmup S] [--partitioned] [--pre-decoded]",
+             description = {
+                 "E1 baseline (BENCHMARKS.md): bullet-core 1.5.2 on one thread, N RAW queries with an == filter on id for",
+                 "values no record has, over the JSON lines of FILE, cycled. Decode (gson -> Map -> BulletRecord) included",
+                 "unless --pre-decoded. Prints one JSON object.",
+                 ""},
+             footer = {"", "Exit status: 0 measured, 1 the records cannot be read or there are none, 2 bad command line."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--records", paramLabel = "FILE", description = "JSON lines (one record per non-blank line)")
+        String records;
+        @Option(names = "--queries", paramLabel = "N", description = "number of simultaneous queries (>= 1)")
+        Integer queries;
+        @Option(names = "--seconds", paramLabel = "S", description = "measured seconds")
+        Double seconds;
+        @Option(names = "--warmup", paramLabel = "S", description = "warm-up seconds before measuring (default 3)")
         double warmup = DEFAULT_WARMUP_SECONDS;
-        boolean partitioned = false;
-        boolean decode = true;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--records" -> file = value(args, ++i, "--records");
-                    case "--queries" -> queries = (int) number(args, ++i, "--queries", true);
-                    case "--seconds" -> seconds = number(args, ++i, "--seconds", false);
-                    case "--warmup" -> warmup = number(args, ++i, "--warmup", false);
-                    case "--partitioned" -> partitioned = true;
-                    case "--pre-decoded" -> decode = false;
-                    case "--help", "-h" -> {
-                        System.out.println(USAGE);
-                        return;
-                    }
-                    default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
-                }
-            }
-            if (file == null || queries == null || seconds == null) {
-                throw new IllegalArgumentException("--records, --queries and --seconds are required");
+        @Option(names = "--partitioned", description = "enable bullet-core's SimpleEqualityPartitioner on [id]")
+        boolean partitioned;
+        @Option(names = "--pre-decoded",
+                description = "decode the records once up front (at most 20,000) and measure the query manager only")
+        boolean preDecoded;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        @Override
+        public void validate() {
+            if (records == null || queries == null || seconds == null) {
+                throw new Cli.UsageException("--records, --queries and --seconds are required");
             }
             if (queries < 1 || !(seconds > 0) || !(warmup >= 0)) {
-                throw new IllegalArgumentException("--queries must be >= 1, --seconds > 0, --warmup >= 0");
+                throw new Cli.UsageException("--queries must be >= 1, --seconds > 0, --warmup >= 0");
             }
-        } catch (IllegalArgumentException e) {
-            System.err.println("BulletCoreBaseline: " + e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
+        }
+    }
+
+    public static void main(String[] args) {
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
         List<byte[]> records;
         try {
-            records = readLines(Path.of(file));
+            records = readLines(Path.of(o.records));
         } catch (IOException e) {
-            System.err.println("BulletCoreBaseline: cannot read " + file + ": " + e);
-            System.exit(1);
+            System.exit(Cli.failed(System.err, "cannot read " + o.records + ": " + e));
             return;
         }
         if (records.isEmpty()) {
-            System.err.println("BulletCoreBaseline: no records in " + file);
-            System.exit(1);
+            System.exit(Cli.failed(System.err, "no records in " + o.records));
             return;
         }
-        Map<String, Object> result = run(records, absentValues(queries), partitioned, seconds, warmup, decode);
-        result.put("records_file", file);
+        Map<String, Object> result = run(records, absentValues(o.queries), o.partitioned, o.seconds, o.warmup,
+                                         !o.preDecoded);
+        result.put("records_file", o.records);
         System.out.println(GSON.toJson(result));
-    }
-
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(flag + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static double number(String[] args, int i, String flag, boolean integer) {
-        String text = value(args, i, flag);
-        try {
-            return integer ? Integer.parseInt(text) : Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " needs " + (integer ? "an integer" : "a number") + ", got: "
-                                               + text);
-        }
     }
 
     static List<byte[]> readLines(Path file) throws IOException {

@@ -1,5 +1,6 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import dev.bullet.index.IndexFeature;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
@@ -21,6 +22,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
  * Benchmark E1 (BENCHMARKS.md): the engine offline on one thread — records/s and query evaluations/s with N
  * simultaneous queries of one mix, decode included (or excluded), after a warm-up; with the original engine
@@ -28,90 +32,162 @@ import java.util.Map;
  * run, and the ratios. {@code scripts/bench-engine.sh} is its command line.
  */
 public final class EngineBenchmark {
-    static final String USAGE = String.join("\n",
-            "Usage: bench-engine.sh --records FILE [--queries N] [--seconds S] [--warmup S] [--mix NAME]",
-            "                       [--queries-file FILE] [--no-decode] [--no-baseline] [--no-reference] [--batch N]",
-            "",
-            "E1: N simultaneous queries over the records (JSON lines), one thread, decode included, warm-up first.",
-            "Without --records the script uses 20,000 generator records (seed 42), made once under target/bench.",
-            "Prints one JSON object with records_per_second and query_evaluations_per_second (= records/s x N),",
-            "cores used and heap, and - unless --no-baseline - the same work on bullet-core 1.5.2 (default query",
-            "manager and equality partitioner) with the ratios. For any other mix or a queries file the same run also",
-            "measures 1,000 RAW 'id == <absent>' queries (the equality reference) and reports ratio_vs_equality.",
-            "",
-            "  --queries N        simultaneous queries (default 1000; with --queries-file or --mix realistic: the",
-            "                     file's queries, repeated or cut to N when given)",
-            "  --queries-file F   the queries, one JSON query per line; a RAW query that found its size records is",
-            "                     started again so N stay running; windows and durations are ignored offline",
-            "  --seconds S        measured time per engine (default 10)",
-            "  --warmup S         warm-up per engine, at least (default 10): it goes on, up to 3 x S, until two",
-            "                     successive 1 s windows agree within 10 % and the JIT compiled for under 100 ms in\n"
-            + "                     the last one (a large mix keeps the JIT busy longer)",
-            "  --mix NAME         id (RAW == on id, none match; default) | nested (== on a map key) | range (numeric >)",
-            "                     | rlike | or (OR of == on two fields) | group | count-distinct | distribution | top-k",
-            "                     | realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
-            "                     | rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's log-search patterns)",
-            "  --no-decode        decode the records once up front (measures filtering alone)",
-            "  --no-baseline      skip bullet-core",
-            "  --no-reference     skip the 1,000 == queries reference",
-            "  --without LIST     also run, interleaved, an engine without these optimisations (comma list of "
-            + java.util.Arrays.toString(IndexFeature.values()).replaceAll("[\\[\\] ]", ""),
-            "                     or 'all') and report ratio_vs_without",
-            "  --batch N          records per batch handed to the engine (default 1000)",
-            "  --repeats N        measure each engine N times, alternating, and report the median with min-max (default 3)");
+    private static final List<String> MIXES = List.of("id", "nested", "range", "rlike", "or", "group", "count-distinct",
+                                                      "distribution", "top-k", "realistic", "rlike-realistic");
 
     private EngineBenchmark() {
     }
 
+    /** The command line of {@code scripts/bench-engine.sh}. */
+    @Command(name = "bench-engine.sh", sortOptions = false,
+             customSynopsis = {"bench-engine.sh --records FILE [--queries N] [--seconds S] [--warmup S] [--mix NAME]",
+                               "                       [--queries-file FILE] [--no-decode] [--no-baseline] [--no-reference]",
+                               "                       [--without LIST] [--batch N] [--repeats N]"},
+             description = {
+                 "E1: N simultaneous queries over the records (JSON lines), one thread, decode included, warm-up first.",
+                 "Without --records the script uses 20,000 generator records (seed 42), made once under target/bench.",
+                 "Prints one JSON object with records_per_second and query_evaluations_per_second (= records/s x N),",
+                 "cores used and heap, and - unless --no-baseline - the same work on bullet-core 1.5.2 (default query",
+                 "manager and equality partitioner) with the ratios. For any other mix or a queries file the same run",
+                 "also measures 1,000 RAW 'id == <absent>' queries (the equality reference) and reports",
+                 "ratio_vs_equality.", ""},
+             footer = {"", "Exit status: 0 measured, 2 bad command line or unusable records or queries."})
+    static final class Options implements Cli.Validated {
+        static {
+            // the --without help lists the features of this build
+            System.setProperty("bullet.bench.features", featureNames());
+        }
+
+        @Option(names = "--records", paramLabel = "FILE", description = "the records, JSON lines (required)")
+        String records;
+        @Option(names = "--queries", paramLabel = "N",
+                description = {"simultaneous queries (default 1000; with --queries-file or --mix realistic: the",
+                               "file's queries, repeated or cut to N when given)"})
+        Integer queries;
+        @Option(names = "--seconds", paramLabel = "S", description = "measured time per engine (default 10)")
+        double seconds = 10;
+        @Option(names = "--warmup", paramLabel = "S",
+                description = {"warm-up per engine, at least (default 10): it goes on, up to 3 x S, until two",
+                               "successive 1 s windows agree within 10 %% and the JIT compiled for under 100 ms in",
+                               "the last one (a large mix keeps the JIT busy longer)"})
+        double warmup = 10;
+        @Option(names = "--mix", paramLabel = "NAME",
+                description = {"id (RAW == on id, none match; default) | nested (== on a map key)",
+                               "| range (numeric >) | rlike | or (OR of == on two fields) | group",
+                               "| count-distinct | distribution | top-k",
+                               "| realistic (the checked-in 1,000-query mix of docs/PERFORMANCE.md)",
+                               "| rlike-realistic (1,000 distinct RAW RLIKE queries with the mix's",
+                               "  log-search patterns)"})
+        String mix = "id";
+        @Option(names = "--queries-file", paramLabel = "FILE",
+                description = {"the queries, one JSON query per line; a RAW query that found its size records is",
+                               "started again so N stay running; windows and durations are ignored offline"})
+        String queriesFile;
+        @Option(names = "--no-decode", description = "decode the records once up front (measures filtering alone)")
+        boolean noDecode;
+        @Option(names = "--no-baseline", description = "skip bullet-core")
+        boolean noBaseline;
+        @Option(names = "--no-reference", description = "skip the 1,000 == queries reference")
+        boolean noReference;
+        @Option(names = "--without", paramLabel = "LIST",
+                description = {"also run, interleaved, an engine without these optimisations (comma list of",
+                               "${sys:bullet.bench.features:-IndexFeature names} or 'all') and report ratio_vs_without"})
+        String without;
+        @Option(names = "--batch", paramLabel = "N", description = "records per batch handed to the engine (default 1000)")
+        int batch = 1000;
+        @Option(names = "--repeats", paramLabel = "N",
+                description = {"measure each engine N times, alternating, and report the median with",
+                               "min-max (default 3)"})
+        int repeats = 3;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+
+        EnumSet<IndexFeature> withoutFeatures;
+
+        @Override
+        public void validate() {
+            if (records == null) {
+                throw new Cli.UsageException("--records FILE is required");
+            }
+            readable("--records", records);
+            if (queriesFile != null) {
+                readable("--queries-file", queriesFile);
+            }
+            if (queries != null && queries < 0) {
+                throw new Cli.UsageException("--queries must be a whole number, not '" + queries + "'");
+            }
+            seconds("--seconds", seconds);
+            seconds("--warmup", warmup);
+            atLeastOne("--batch", batch);
+            atLeastOne("--repeats", repeats);
+            if (!MIXES.contains(mix)) {
+                throw new Cli.UsageException("--mix is one of " + String.join(", ", MIXES) + ", not '" + mix + "'");
+            }
+            if (without != null) {
+                try {
+                    withoutFeatures = IndexFeature.parse(without);
+                } catch (IllegalArgumentException e) {
+                    throw new Cli.UsageException("--without takes a comma list of " + featureNames()
+                                                 + " or 'all', not '" + without + "'");
+                }
+            }
+        }
+
+        private static void readable(String flag, String file) {
+            if (!Files.isReadable(Path.of(file))) {
+                throw new Cli.UsageException(flag + ": no such file: " + file);
+            }
+        }
+
+        private static void seconds(String flag, double value) {
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new Cli.UsageException(flag + " must be a number of seconds, not '" + value + "'");
+            }
+        }
+
+        private static void atLeastOne(String flag, int value) {
+            if (value < 1) {
+                throw new Cli.UsageException(flag + " must be a whole number of at least 1, not '" + value + "'");
+            }
+        }
+    }
+
+    /** The optimisations {@code --without} can turn off, comma-separated. */
+    static String featureNames() {
+        return java.util.Arrays.toString(IndexFeature.values()).replaceAll("[\\[\\] ]", "");
+    }
+
     public static void main(String[] args) throws IOException {
-        Map<String, String> opts = new LinkedHashMap<>();
-        List<String> flags = List.of("--no-decode", "--no-baseline", "--no-reference", "--help", "-h");
-        for (int i = 0; i < args.length; i++) {
-            if (flags.contains(args[i])) {
-                opts.put(args[i], "true");
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                opts.put(args[i], args[++i]);
-            } else {
-                fail("unknown or incomplete argument '" + args[i] + "'");
-            }
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
         }
-        if (opts.containsKey("--help") || opts.containsKey("-h")) {
-            System.out.println(USAGE);
-            return;
-        }
-        for (String k : opts.keySet()) {
-            if (!List.of("--records", "--queries", "--seconds", "--warmup", "--mix", "--no-decode", "--no-baseline",
-                         "--batch", "--repeats", "--queries-file", "--no-reference", "--without").contains(k)) {
-                fail("unknown argument '" + k + "'");
-            }
-        }
-        if (!opts.containsKey("--records")) {
-            fail("--records FILE is required");
-        }
-        String mix = opts.containsKey("--queries-file") ? "file" : opts.getOrDefault("--mix", "id");
+        String mix = o.queriesFile != null ? "file" : o.mix;
         List<byte[]> records;
         Workload workload;
         try {
-            records = readRecords(Path.of(opts.get("--records")));
-            workload = workload(opts, mix);
-        } catch (IOException | IllegalArgumentException e) { // a missing file, no valid query, a bad --queries
-            fail(e instanceof java.nio.file.NoSuchFileException ? "no such file: " + e.getMessage() : e.getMessage());
+            records = readRecords(Path.of(o.records));
+            workload = workload(o, mix);
+        } catch (IOException | IllegalArgumentException e) { // an unreadable file, no record, no valid query
+            System.err.println("error: " + e.getMessage());
+            System.exit(Cli.EXIT_USAGE);
             return;
         }
-        double seconds = number(opts, "--seconds", "10", false);
-        double warmup = number(opts, "--warmup", "10", false);
-        int batch = (int) number(opts, "--batch", "1000", true);
-        boolean decode = !opts.containsKey("--no-decode");
-        EnumSet<IndexFeature> without = opts.containsKey("--without") ? IndexFeature.parse(opts.get("--without")) : null;
+        double seconds = o.seconds;
+        double warmup = o.warmup;
+        int batch = o.batch;
+        boolean decode = !o.noDecode;
+        EnumSet<IndexFeature> without = o.withoutFeatures;
         EnumSet<IndexFeature> reduced = null;
         if (without != null) {
             reduced = IndexFeature.all();
             reduced.removeAll(without);
         }
 
-        int repeats = (int) number(opts, "--repeats", "3", true);
-        boolean baseline = !opts.containsKey("--no-baseline") && mix.equals("id");
-        boolean reference = !opts.containsKey("--no-reference") && !mix.equals("id");
+        int repeats = o.repeats;
+        boolean baseline = !o.noBaseline && mix.equals("id");
+        boolean reference = !o.noReference && !mix.equals("id");
         Workload equality = reference ? Workload.of("id", idQueries(1000), null) : null;
         List<Map<String, Object>> ours = new ArrayList<>();
         List<Map<String, Object>> plain = new ArrayList<>();
@@ -167,21 +243,6 @@ public final class EngineBenchmark {
         System.out.println(JsonCodec.toJson(result));
     }
 
-    /** A numeric option (a whole positive one where {@code whole}); a one-line error and exit 2 otherwise. */
-    private static double number(Map<String, String> opts, String name, String fallback, boolean whole) {
-        String text = opts.getOrDefault(name, fallback);
-        try {
-            double v = whole ? Integer.parseInt(text) : Double.parseDouble(text);
-            if (v < 0 || Double.isNaN(v) || Double.isInfinite(v) || whole && v < 1) {
-                throw new NumberFormatException();
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            fail(name + " must be a " + (whole ? "whole number of at least 1" : "number of seconds") + ", not '" + text + "'");
-            return 0;
-        }
-    }
-
     private static double rate(Map<String, Object> run) {
         return ((Number) run.get("records_per_second")).doubleValue();
     }
@@ -198,17 +259,16 @@ public final class EngineBenchmark {
         return out;
     }
 
-    private static Workload workload(Map<String, String> opts, String mix) throws IOException {
+    private static Workload workload(Options o, String mix) throws IOException {
         Workload workload;
-        if (opts.containsKey("--queries-file")) {
-            workload = Workload.of("file:" + opts.get("--queries-file"), readLines(Path.of(opts.get("--queries-file"))),
-                                   opts.get("--queries"));
+        if (o.queriesFile != null) {
+            workload = Workload.of("file:" + o.queriesFile, readLines(Path.of(o.queriesFile)), o.queries);
         } else if (mix.equals("realistic")) {
-            workload = Workload.of("realistic", RealisticQueries.load(), opts.get("--queries"));
+            workload = Workload.of("realistic", RealisticQueries.load(), o.queries);
         } else if (mix.equals("rlike-realistic")) {
-            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), opts.get("--queries"));
+            workload = Workload.of("rlike-realistic", RealisticQueries.rlikeOnly(), o.queries);
         } else {
-            int n = Integer.parseInt(opts.getOrDefault("--queries", "1000"));
+            int n = o.queries == null ? 1000 : o.queries;
             List<String> texts = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 texts.add(query(mix, i));
@@ -244,7 +304,7 @@ public final class EngineBenchmark {
             this.name = name;
         }
 
-        static Workload of(String name, List<String> texts, String count) {
+        static Workload of(String name, List<String> texts, Integer count) {
             Workload w = new Workload(name);
             QueryParser parser = new QueryParser(QuerySettings.defaults());
             List<Query> valid = new ArrayList<>();
@@ -262,7 +322,7 @@ public final class EngineBenchmark {
             if (valid.isEmpty()) {
                 throw new IllegalArgumentException("no valid queries in " + name);
             }
-            int n = count == null ? valid.size() : Integer.parseInt(count);
+            int n = count == null ? valid.size() : count;
             for (int i = 0; i < n; i++) {
                 w.queries.add(valid.get(i % valid.size()));
             }
@@ -284,12 +344,6 @@ public final class EngineBenchmark {
         }
         out.put("runs", runs.size());
         return out;
-    }
-
-    private static void fail(String message) {
-        System.err.println("error: " + message);
-        System.err.println(USAGE);
-        System.exit(2);
     }
 
     static List<byte[]> readRecords(Path file) throws IOException {

@@ -1,5 +1,6 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import dev.bullet.generator.RecordGenerator;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
@@ -14,6 +15,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The {@code realistic} query mix of E1 (docs/PERFORMANCE.md): 1,000 queries over the generator's records, drawn
@@ -43,13 +48,29 @@ public final class RealisticQueries {
         }
     }
 
+    /** The command line of the generator of the checked-in mix. */
+    @Command(name = "RealisticQueries", sortOptions = false,
+             description = {"Writes the realistic query mix (1,000 queries, one JSON query per line) to FILE, or to stdout.",
+                            "The checked-in src/test/resources" + RESOURCE + " is its output.", ""})
+    static final class Options {
+        @Option(names = "--rlike", description = "the rlike-realistic queries instead (1,000 distinct RAW RLIKE queries)")
+        boolean rlike;
+        @Parameters(arity = "0..1", paramLabel = "FILE", description = "where to write the queries (default: stdout)")
+        String file;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+    }
+
     /** Writes the mix (with {@code --rlike}: the rlike-realistic queries), one query per line, to the file given. */
     public static void main(String[] args) throws IOException {
-        boolean rlike = args.length > 0 && args[0].equals("--rlike");
-        String file = args.length > (rlike ? 1 : 0) ? args[args.length - 1] : null;
-        String text = String.join("\n", rlike ? rlikeOnly() : generate()) + "\n";
-        if (file != null) {
-            Files.writeString(Path.of(file), text, StandardCharsets.UTF_8);
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
+        }
+        String text = String.join("\n", o.rlike ? rlikeOnly() : generate()) + "\n";
+        if (o.file != null) {
+            Files.writeString(Path.of(o.file), text, StandardCharsets.UTF_8);
         } else {
             System.out.print(text);
         }

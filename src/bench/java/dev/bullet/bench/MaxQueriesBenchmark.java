@@ -1,5 +1,6 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import dev.bullet.record.JsonCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -22,6 +23,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
  * Benchmark P3 (BENCHMARKS.md; the seed's Tests 3–4) against a running local stack: N simultaneous RAW queries
  * (LIMIT 10) for one fresh id through {@code POST /api/bullet/queries/http-query}, then the 10 matching records,
@@ -30,28 +34,70 @@ import java.util.concurrent.TimeUnit;
  * {@code scripts/bench-max-queries.sh}.
  */
 public final class MaxQueriesBenchmark {
-    static final String USAGE = String.join("\n",
-            "Usage: bench-max-queries.sh [--queries 1000,5000,10000] [--url URL] [--bootstrap HOST:PORT] [--topic NAME]",
-            "                            [--duration MS]",
-            "Against a running stack (scripts/bullet-local.sh --no-generator is best): for each N, N simultaneous",
-            "RAW queries for a fresh id, 10 matching records, and a check that all N got all 10. Prints JSON.");
-
     private MaxQueriesBenchmark() {
     }
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> o = BenchOptions.parse(args, USAGE);
-        if (o == null) {
-            return;
+    /** The command line of {@code scripts/bench-max-queries.sh}. */
+    @Command(name = "bench-max-queries.sh", sortOptions = false,
+             description = {"Against a running stack (scripts/bullet-local.sh --no-generator is best): for each N, N simultaneous",
+                            "RAW queries for a fresh id, 10 matching records, and a check that all N got all 10. Prints JSON.",
+                            ""},
+             footer = {"", "Exit status: 0 measured, 2 bad command line, 3 the stack is not healthy."})
+    static final class Options implements Cli.Validated {
+        @Option(names = "--queries", paramLabel = "N,N,...",
+                description = "the simultaneous query counts, one run each (default 1000,5000,10000)")
+        String queries = "1000,5000,10000";
+        @Option(names = "--url", paramLabel = "URL", description = "the REST service (default http://127.0.0.1:9999)")
+        String url = "http://127.0.0.1:9999";
+        @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+                description = "Kafka bootstrap servers for the matching records (default 127.0.0.1:9092)")
+        String bootstrap = "127.0.0.1:9092";
+        @Option(names = "--topic", paramLabel = "NAME", description = "the firehose topic (default bullet.records)")
+        String topic = "bullet.records";
+        @Option(names = "--duration", paramLabel = "MS", description = "each query's duration in ms (default 30000)")
+        long duration = 30_000;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+
+        @Override
+        public void validate() {
+            try {
+                counts();
+            } catch (NumberFormatException e) {
+                throw new Cli.UsageException("--queries needs a comma-separated list of numbers, not '" + queries + "'");
+            }
         }
-        String url = o.getOrDefault("--url", "http://127.0.0.1:9999").replaceAll("/$", "");
-        String bootstrap = o.getOrDefault("--bootstrap", "127.0.0.1:9092");
-        String topic = o.getOrDefault("--topic", "bullet.records");
-        long duration = Long.parseLong(o.getOrDefault("--duration", "30000"));
+
+        List<Integer> counts() {
+            List<Integer> out = new ArrayList<>();
+            for (String n : queries.split(",")) {
+                out.add(Integer.parseInt(n.trim()));
+            }
+            return out;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = new Options();
+        int early = Cli.parse(o, args, System.out, System.err);
+        if (early != Cli.RUN) {
+            System.exit(early);
+        }
+        String url = o.url.replaceAll("/$", "");
+        String bootstrap = o.bootstrap;
+        String topic = o.topic;
+        long duration = o.duration;
         HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4))
                                     .connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
-                                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health;
+        try {
+            health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
+                               HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            System.err.println("error: nothing answers at " + url + " (" + e + "); start the stack with scripts/bullet-local.sh");
+            System.exit(3);
+            return;
+        }
         if (health.statusCode() != 200) {
             System.err.println("error: the stack at " + url + " is not healthy (" + health.statusCode() + "): " + health.body());
             System.exit(3);
@@ -61,8 +107,8 @@ public final class MaxQueriesBenchmark {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         List<Map<String, Object>> points = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String n : o.getOrDefault("--queries", "1000,5000,10000").split(",")) {
-                Map<String, Object> point = run(http, producer, url, topic, Integer.parseInt(n.trim()), duration);
+            for (int n : o.counts()) {
+                Map<String, Object> point = run(http, producer, url, topic, n, duration);
                 System.err.println(JsonCodec.toJson(point));
                 points.add(point);
             }
