@@ -1,8 +1,13 @@
 package dev.bullet.bench;
 
 import dev.bullet.common.Cli;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -13,9 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * Before/after of the engine in one JVM (scripts/bench-ab.sh): two builds of the project, each in its own class
@@ -160,7 +162,7 @@ public final class EngineAB {
         private final EngineBenchmark.Workload workload;
         private final Object loop;
         private final Method runFor;
-        private final java.lang.reflect.Field records;
+        private final Field records;
 
         public Side(List<String> queries, List<byte[]> raw) throws Exception {
             workload = EngineBenchmark.Workload.of("ab", queries, null);
@@ -173,7 +175,7 @@ public final class EngineAB {
 
         /** Runs about {@code millis}; returns this thread's CPU microseconds per record. */
         public double run(long millis) throws Exception {
-            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long before = (long) records.get(loop);
             long cpu = threads.getCurrentThreadCpuTime();
             runFor.invoke(loop, millis * 1_000_000L);

@@ -9,21 +9,24 @@ import dev.bullet.querying.FilterEngine;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * Benchmark E1 (BENCHMARKS.md): the engine offline on one thread — records/s and query evaluations/s with N
@@ -154,7 +157,7 @@ public final class EngineBenchmark {
 
     /** The optimisations {@code --without} can turn off, comma-separated. */
     static String featureNames() {
-        return java.util.Arrays.toString(IndexFeature.values()).replaceAll("[\\[\\] ]", "");
+        return Arrays.toString(IndexFeature.values()).replaceAll("[\\[\\] ]", "");
     }
 
     public static void main(String[] args) throws IOException {
@@ -423,7 +426,7 @@ public final class EngineBenchmark {
         double warmedUp = loop.warmUp((long) (warmup * 1e9));
         loop.reset();
         long cpuBefore = processCpuNanos();
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long threadBefore = threads.getCurrentThreadCpuTime();
         long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
         long start = System.nanoTime();
@@ -494,8 +497,8 @@ public final class EngineBenchmark {
          * per thread-CPU second (at most twice as long again); returns the seconds it took.
          */
         double warmUp(long minNanos) {
-            java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             long start = System.nanoTime();
             run(minNanos);
             double previous = -1;
@@ -557,7 +560,7 @@ public final class EngineBenchmark {
     }
 
     static long processCpuNanos() {
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean
                 ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0L;
     }

@@ -6,13 +6,17 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,9 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Benchmark P3 (BENCHMARKS.md; the seed's Tests 3–4) against a running local stack: N simultaneous RAW queries
@@ -93,7 +95,7 @@ public final class MaxQueriesBenchmark {
         try {
             health = http.send(HttpRequest.newBuilder(URI.create(url + "/api/bullet/health")).build(),
                                HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("error: nothing answers at " + url + " (" + e + "); start the stack with scripts/bullet-local.sh");
             System.exit(3);
             return;
@@ -115,7 +117,7 @@ public final class MaxQueriesBenchmark {
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", "P3");
-        result.put("date", java.time.Instant.now().toString());
+        result.put("date", Instant.now().toString());
         result.put("points", points);
         System.out.println(JsonCodec.toJson(result));
         System.exit(0);
@@ -150,7 +152,7 @@ public final class MaxQueriesBenchmark {
             producer.flush();
             try {
                 probe.get(500, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException notYet) {
+            } catch (TimeoutException notYet) {
                 // keep sending markers until the probe is registered and finds one
             }
         }

@@ -1,12 +1,16 @@
 package dev.bullet.bench;
 
 import dev.bullet.common.Cli;
+import dev.bullet.common.Clock;
+import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.generator.RecordGenerator;
 import dev.bullet.local.EmbeddedKafka;
 import dev.bullet.metrics.MetricPoint;
 import dev.bullet.record.JsonCodec;
+import dev.bullet.rest.QueryService;
+import dev.bullet.rest.RestServer;
 import dev.bullet.testing.TopologyHarness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -21,22 +25,26 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * Benchmarks P4 (throughput) and P5 (queries vs latency) of BENCHMARKS.md on the whole local pipeline: an embedded
@@ -151,7 +159,7 @@ public final class PipelineBenchmark {
     }
 
     /** The workload of --queries-file or --mix realistic; null for the default (RAW queries that match nothing). */
-    static List<String> workload(Options o) throws java.io.IOException {
+    static List<String> workload(Options o) throws IOException {
         if (o.queriesFile != null) {
             return EngineBenchmark.readLines(Path.of(o.queriesFile));
         }
@@ -194,7 +202,7 @@ public final class PipelineBenchmark {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");
         result.put("workload", o.queriesFile != null ? "file:" + o.queriesFile : o.mix);
-        result.put("date", java.time.Instant.now().toString());
+        result.put("date", Instant.now().toString());
         result.put("cpus", Runtime.getRuntime().availableProcessors());
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         String via = o.via;
@@ -240,7 +248,7 @@ public final class PipelineBenchmark {
     }
 
     private static List<byte[]> records(int n) {
-        RecordGenerator generator = new RecordGenerator(42L, dev.bullet.common.Clock.SYSTEM);
+        RecordGenerator generator = new RecordGenerator(42L, Clock.SYSTEM);
         List<byte[]> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(generator.next());
@@ -331,7 +339,7 @@ public final class PipelineBenchmark {
         heapSampler.setDaemon(true);
         heapSampler.start();
         ResultFlow.Interval interval = flow == null ? null : flow.begin();
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         long jitBefore = jit == null ? 0 : jit.getTotalCompilationTime();
         long start = System.nanoTime();
         Map<String, Object> load = load(rate, seconds);
@@ -401,7 +409,7 @@ public final class PipelineBenchmark {
      * Returns the seconds it added.
      */
     private double settle(int rate, double max) {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         double added = 0;
         while (jit != null && jit.isCompilationTimeMonitoringSupported() && added < max) {
             long before = jit.getTotalCompilationTime();
@@ -468,7 +476,7 @@ public final class PipelineBenchmark {
         try (Admin admin = admin()) {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
                     stack.settings().getString(SettingsTable.DATASOURCE_KAFKA_GROUP_ID)).partitionsToOffsetAndMetadata().get();
-            return offsets.values().stream().filter(java.util.Objects::nonNull).mapToLong(OffsetAndMetadata::offset).sum();
+            return offsets.values().stream().filter(Objects::nonNull).mapToLong(OffsetAndMetadata::offset).sum();
         }
     }
 
@@ -507,23 +515,23 @@ public final class PipelineBenchmark {
     }
 
     /** The REST service over the bench's topology, answering on the workload's response partition. */
-    record RestFront(dev.bullet.rest.QueryService service, dev.bullet.rest.RestServer server)
+    record RestFront(QueryService service, RestServer server)
             implements AutoCloseable {
         static RestFront start(TopologyHarness stack) {
-            dev.bullet.config.BulletSettings settings = stack.settings().withOverrides(Map.of(
+            BulletSettings settings = stack.settings().withOverrides(Map.of(
                     SettingsTable.REST_PORT, 0,
                     SettingsTable.REST_RESPONSE_PARTITIONS, List.of(String.valueOf(ResultFlow.PARTITION))));
-            dev.bullet.rest.QueryService service = dev.bullet.rest.QueryService.start(settings);
+            QueryService service = QueryService.start(settings);
             try {
-                return new RestFront(service, dev.bullet.rest.RestServer.start(service));
+                return new RestFront(service, RestServer.start(service));
             } catch (RuntimeException e) {
                 service.close();
                 throw e;
             }
         }
 
-        java.net.URI base() {
-            return java.net.URI.create("http://127.0.0.1:" + server.port());
+        URI base() {
+            return URI.create("http://127.0.0.1:" + server.port());
         }
 
         @Override

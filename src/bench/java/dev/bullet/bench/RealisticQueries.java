@@ -5,6 +5,9 @@ import dev.bullet.generator.RecordGenerator;
 import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,13 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The {@code realistic} query mix of E1 (docs/PERFORMANCE.md): 1,000 queries over the generator's records, drawn
@@ -84,7 +84,7 @@ public final class RealisticQueries {
     /** 1,000 distinct RAW RLIKE queries with the log-search patterns of the mix (the {@code rlike-realistic} mix). */
     static List<String> rlikeOnly() {
         RealisticQueries generator = new RealisticQueries();
-        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> out = new LinkedHashSet<>();
         while (out.size() < 1000) {
             out.add(generator.raw(generator.rlike()));
         }

@@ -9,26 +9,30 @@ import dev.bullet.record.FieldPath;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
+import dev.bullet.rest.RestServer;
 import dev.bullet.testing.TopologyHarness;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -105,7 +109,7 @@ final class ResultFlow implements AutoCloseable {
             this.reader.setDaemon(true);
             this.reader.start();
         } else {
-            this.sseQuery = rest.resolve(dev.bullet.rest.RestServer.SSE_QUERY);
+            this.sseQuery = rest.resolve(RestServer.SSE_QUERY);
             this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                                   .connectTimeout(Duration.ofSeconds(10)).build();
             this.subscriber = null;
@@ -202,7 +206,7 @@ final class ResultFlow implements AutoCloseable {
                 return false;
             }
             if (n + 2 > pairs.length) {
-                pairs = java.util.Arrays.copyOf(pairs, pairs.length * 2);
+                pairs = Arrays.copyOf(pairs, pairs.length * 2);
             }
             pairs[n++] = sent;
             pairs[n++] = filtered;
@@ -283,11 +287,11 @@ final class ResultFlow implements AutoCloseable {
      * cut from the body's bytes here: the JDK's line subscriber searches its whole pending text again for each
      * chunk, quadratic in a ~20 KB result line (it took a fifth of the CPU of a P4 run).
      */
-    private final class SseEvents implements Flow.Subscriber<List<java.nio.ByteBuffer>> {
+    private final class SseEvents implements Flow.Subscriber<List<ByteBuffer>> {
         private final String key;
         private final String query;
         private final StringBuilder data = new StringBuilder();
-        private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+        private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
         SseEvents(String key, String query) {
             this.key = key;
@@ -305,8 +309,8 @@ final class ResultFlow implements AutoCloseable {
         }
 
         @Override
-        public void onNext(List<java.nio.ByteBuffer> buffers) {
-            for (java.nio.ByteBuffer b : buffers) {
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer b : buffers) {
                 byte[] chunk = new byte[b.remaining()];
                 b.get(chunk);
                 int from = 0;

@@ -1,6 +1,7 @@
 package dev.bullet.bench;
 
 import dev.bullet.metrics.MetricPoint;
+import dev.bullet.testing.TopologyHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,6 @@ class BenchMetricsSinkTest {
 
     @Test
     void theWorkloadRepliesOnAPartitionTheHarnessDoesNotRead() {
-        assertNotEquals(dev.bullet.testing.TopologyHarness.REPLY_PARTITION, ResultFlow.PARTITION);
+        assertNotEquals(TopologyHarness.REPLY_PARTITION, ResultFlow.PARTITION);
     }
 }

@@ -2,6 +2,7 @@ package dev.bullet.bench;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.bullet.querying.FilterEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EngineABTest {
     /** A build directory as bench-ab.sh sees one: target/classes and target/classpath.txt, here this JVM's own. */
     private static Path home(Path dir) throws Exception {
-        String classes = Path.of(dev.bullet.querying.FilterEngine.class.getProtectionDomain().getCodeSource()
+        String classes = Path.of(FilterEngine.class.getProtectionDomain().getCodeSource()
                                          .getLocation().toURI()).toString();
         Path target = Files.createDirectories(dir.resolve("target"));
         Files.createSymbolicLink(target.resolve("classes"), Path.of(classes));
@@ -79,7 +80,7 @@ class EngineABTest {
         Class<?> engineA = Class.forName("dev.bullet.querying.FilterEngine", false, a);
         Class<?> engineB = Class.forName("dev.bullet.querying.FilterEngine", false, b);
         assertNotSame(engineA, engineB, "one class per build: neither side's JIT profile is the other's");
-        assertNotSame(dev.bullet.querying.FilterEngine.class, engineA);
+        assertNotSame(FilterEngine.class, engineA);
         assertEquals(List.of(a, b), List.of(engineA.getClassLoader(), engineB.getClassLoader()).stream()
                 .collect(Collectors.toList()));
     }

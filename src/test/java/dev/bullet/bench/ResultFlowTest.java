@@ -1,10 +1,13 @@
 package dev.bullet.bench;
 
+import dev.bullet.common.Cli;
 import dev.bullet.record.JsonCodec;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +115,7 @@ class ResultFlowTest {
     }
 
     private static PipelineBenchmark.Options options(String... args) {
-        return dev.bullet.common.Cli.parse(new PipelineBenchmark.Options(), args);
+        return Cli.parse(new PipelineBenchmark.Options(), args);
     }
 
     @Test
@@ -120,12 +123,12 @@ class ResultFlowTest {
         assertNull(PipelineBenchmark.workload(options()));
         assertNull(PipelineBenchmark.workload(options("--mix", "id")));
         assertEquals(RealisticQueries.load(), PipelineBenchmark.workload(options("--mix", "realistic")));
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("queries", ".jsonl");
+        Path file = Files.createTempFile("queries", ".jsonl");
         try {
-            java.nio.file.Files.writeString(file, "{\"aggregation\":{\"type\":\"RAW\"}}\n\n{\"duration\":1000}\n");
+            Files.writeString(file, "{\"aggregation\":{\"type\":\"RAW\"}}\n\n{\"duration\":1000}\n");
             assertEquals(2, PipelineBenchmark.workload(options("--queries-file", file.toString())).size());
         } finally {
-            java.nio.file.Files.delete(file);
+            Files.delete(file);
         }
         assertThrows(IllegalArgumentException.class, () -> PipelineBenchmark.workload(options("--mix", "nope")));
     }
