@@ -90,10 +90,6 @@ public final class QueryService implements AutoCloseable {
         }
     }
 
-    /** A running query submitted through this instance. */
-    public record RunningQuery(String id, JsonElement query, long startTime) {
-    }
-
     /** Whether the PubSub and the topology answer. */
     public record Health(boolean up, String detail) {
     }

@@ -8,7 +8,6 @@ import dev.bullet.record.JsonCodec;
 import dev.bullet.rest.QueryService.Accepted;
 import dev.bullet.rest.QueryService.Mode;
 import dev.bullet.rest.QueryService.Refused;
-import dev.bullet.rest.QueryService.RunningQuery;
 import dev.bullet.rest.QueryService.Submission;
 import dev.bullet.rest.QueryService.Validation;
 import io.undertow.Undertow;

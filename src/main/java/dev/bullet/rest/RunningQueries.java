@@ -2,7 +2,6 @@ package dev.bullet.rest;
 
 import com.google.gson.JsonElement;
 import dev.bullet.rest.QueryListener.Ending;
-import dev.bullet.rest.QueryService.RunningQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -111,7 +111,7 @@ class QueryServiceTest {
         s.pollOnce(Duration.ZERO);
         assertEquals(List.of("result {\"n\":1}", "result {\"n\":2}"), first.events);
         assertEquals(List.of("COMPLETED {\"n\":9}"), second.events);
-        assertEquals(List.of(a), s.running().stream().map(QueryService.RunningQuery::id).toList());
+        assertEquals(List.of(a), s.running().stream().map(RunningQuery::id).toList());
 
         subscriber.add(new PubSubMessage(a, "{\"n\":3}", Signal.COMPLETE, 0), new PubSubMessage(a, "{\"late\":1}", null, 0));
         s.pollOnce(Duration.ZERO);
