@@ -1,6 +1,7 @@
 package dev.bullet.bql;
 
 import dev.bullet.common.Clock;
+import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.Result;
 import dev.bullet.record.JsonCodec;
@@ -108,7 +109,39 @@ class BqlDifferentialTest {
             "SELECT COUNT(*) AS total FROM STREAM(20000, TIME) WINDOWING TUMBLING(5000, TIME)",
             "SELECT s, MAX(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)",
             "SELECT COUNT(*) FROM STREAM(MAX, TIME) WHERE id = 'r01'",
-            "select id from stream() where S = 'red' or \"n\" = 6 limit 4;");
+            "select id from stream() where S = 'red' or \"n\" = 6 limit 4;",
+            "SELECT id, 5 AS five FROM STREAM() WHERE n = 1",
+            "SELECT id, n, n + 1 AS next FROM STREAM() WHERE s = 'blue'",
+            "SELECT COUNT(*), 5 AS five FROM STREAM()",
+            "SELECT FREQ(n, LINEAR, 3), FREQ(n, LINEAR, 3) FROM STREAM()",
+            "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c >= 12",
+            "SELECT s, SUM(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)");
+
+    /** What bullet-bql 1.3.2 rejects, rejected here too (the model would run it, but not as bullet-core would). */
+    static final List<String> BOTH_REJECT = List.of(
+            "SELECT FREQ(n, LINEAR, 3), CUMFREQ(n, LINEAR, 3) FROM STREAM()",
+            "SELECT QUANTILE(d, LINEAR, 3), QUANTILE(n, LINEAR, 3) FROM STREAM()",
+            "SELECT TOP(10, s), TOP(10, o.p) FROM STREAM()",
+            "SELECT COUNT(DISTINCT s), COUNT(DISTINCT n) FROM STREAM()",
+            "SELECT * FROM STREAM() WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT id FROM STREAM() WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) >= '5'",
+            "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c = '16'",
+            "SELECT s, AVG(n) FROM STREAM() GROUP BY s HAVING AVG(n) != true",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) IN ['16', '20']",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) RLIKE '1.*'");
+
+    @TestFactory
+    Stream<DynamicTest> rejectedAsBulletBqlRejectsIt() {
+        BulletBqlReference reference = new BulletBqlReference();
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        return BOTH_REJECT.stream().map(bql -> DynamicTest.dynamicTest(bql, () -> {
+            assertFalse(reference.run(bql, records()).errors().isEmpty(), "bullet-bql rejects it");
+            QueryParser.Result result = parser.parse(bql);
+            assertFalse(result.isValid(), "this project rejects it");
+            result.errors().forEach(e -> assertFalse(e.resolutions().isEmpty(), "a resolution for " + e));
+        }));
+    }
 
     @TestFactory
     Stream<DynamicTest> sameAnswerAsBulletBqlAndBulletCore() {
