@@ -54,6 +54,7 @@ class BqlDifferentialTest {
             if (i % 5 == 0) {
                 r.append(",\"l\":[").append(i).append(',').append(i + 1).append(']');
             }
+            r.append(",\"t\":\"").append(i % 13 == 0 ? "x" : i % 9 == 0 ? " 1e1 " : String.valueOf(i % 5 * 10)).append('"');
             r.append(",\"o\":{\"p\":\"x").append(i % 3).append("\"}}");
             lines.add(r.toString());
         }
@@ -115,7 +116,16 @@ class BqlDifferentialTest {
             "SELECT COUNT(*), 5 AS five FROM STREAM()",
             "SELECT FREQ(n, LINEAR, 3), FREQ(n, LINEAR, 3) FROM STREAM()",
             "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c >= 12",
-            "SELECT s, SUM(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)");
+            "SELECT s, SUM(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT SUM(b), AVG(b), MIN(b), MAX(b), COUNT(*) FROM STREAM()",
+            "SELECT s, SUM(t), AVG(t), MIN(t), MAX(t) FROM STREAM() GROUP BY s",
+            "SELECT o.p, SUM(b) AS trues, AVG(t) FROM STREAM() WHERE n > 1 GROUP BY o.p",
+            "SELECT b, COUNT(*) FROM STREAM() GROUP BY b",
+            "SELECT COUNT(DISTINCT t) FROM STREAM()",
+            "SELECT COUNT(DISTINCT b, t) FROM STREAM()",
+            "SELECT TOP(2, b) FROM STREAM()",
+            "SELECT QUANTILE(t, MANUAL, 0.5, 1.0) FROM STREAM()",
+            "SELECT FREQ(b, MANUAL, 0.5) FROM STREAM()");
 
     /** What bullet-bql 1.3.2 rejects, rejected here too (the model would run it, but not as bullet-core would). */
     static final List<String> BOTH_REJECT = List.of(
@@ -175,6 +185,14 @@ class BqlDifferentialTest {
         assertEquals(2, ours(limited, records).size());
     }
 
+    /** bullet-core's SUM, MIN, MAX and AVG are doubles, of whole numbers too; COUNT is whole. */
+    @Test
+    void aggregatesAreDoublesAsInBulletCore() throws Exception {
+        Map<String, Object> row = ours("SELECT SUM(n), MIN(n), MAX(n), AVG(n), COUNT(*) FROM STREAM()", records()).get(0);
+        assertEquals(List.of(Double.class, Double.class, Double.class, Double.class, Long.class),
+                     row.values().stream().map(Object::getClass).toList(), row.toString());
+    }
+
     static List<Map<String, Object>> ours(String bql, List<String> lines) throws Exception {
         List<Result> results = new ArrayList<>();
         new OfflineRunner(QuerySettings.defaults(), Clock.SYSTEM)
@@ -214,6 +232,9 @@ class BqlDifferentialTest {
         }
         if (value == null) {
             return "null";
+        }
+        if (value instanceof Boolean) {
+            return value.toString();
         }
         if (value instanceof String s && s.matches("-?\\d+(\\.\\d+)?")) {
             return Double.parseDouble(s);
