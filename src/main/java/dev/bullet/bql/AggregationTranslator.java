@@ -179,6 +179,8 @@ final class AggregationTranslator extends ClauseTranslator {
                     continue;
                 }
                 op.addProperty("field", path(f));
+                // bullet-core's reading: booleans as 1/0, numeric strings as numbers, results as doubles
+                op.addProperty("coerce", true);
             }
             op.addProperty("newName", out);
             if (columns.containsKey(out)) {
@@ -315,6 +317,8 @@ final class AggregationTranslator extends ClauseTranslator {
                   "Write " + d.type() + "(field, LINEAR, 11)");
         }
         JsonObject attributes = new JsonObject();
+        // bullet-core's reading: booleans as 1/0, numeric strings as numbers
+        attributes.addProperty("coerce", true);
         attributes.addProperty("type", switch (d.type()) {
             case "QUANTILE" -> "QUANTILE";
             case "FREQ" -> "PMF";

@@ -2,6 +2,7 @@ package dev.bullet.bql;
 
 import com.google.gson.JsonObject;
 import dev.bullet.common.BulletError;
+import dev.bullet.common.Limits;
 
 import java.util.List;
 
@@ -32,14 +33,20 @@ public final class Bql {
         return false;
     }
 
+    /** Translates with the default bound on nesting ({@code bullet.query.max.depth}). */
     public static Translation translate(String bql) {
+        return translate(bql, Limits.DEFAULTS.queryDepth());
+    }
+
+    /** Translates a statement whose expressions may nest at most {@code maxDepth} levels (else an error). */
+    public static Translation translate(String bql, int maxDepth) {
         if (bql == null || bql.isBlank()) {
             return new Translation(null, List.of(BulletError.of("The BQL query is empty",
                     "Write a query such as SELECT * FROM STREAM(30000, TIME) LIMIT 10")));
         }
         BqlAst.Query parsed;
         try {
-            parsed = BqlParser.parse(bql);
+            parsed = BqlParser.parse(bql, maxDepth);
         } catch (BqlSyntaxException e) {
             return new Translation(null, List.of(BulletError.of(
                     "BQL syntax error at line " + e.line + ", column " + e.column + ": " + e.getMessage(), e.resolution)));

@@ -23,14 +23,18 @@ final class BqlParser {
     private final TokenCursor in;
     private final ExpressionParser expressions;
 
-    private BqlParser(TokenCursor in) {
+    private BqlParser(TokenCursor in, int maxDepth) {
         this.in = in;
-        this.expressions = new ExpressionParser(in);
+        this.expressions = new ExpressionParser(in, maxDepth);
     }
 
-    /** Parses one statement. @throws BqlSyntaxException at the first syntax error */
-    static BqlAst.Query parse(String text) {
-        return new BqlParser(new TokenCursor(BqlLexer.tokenize(text))).statement();
+    /**
+     * Parses one statement whose expressions nest at most {@code maxDepth} levels.
+     *
+     * @throws BqlSyntaxException at the first syntax error, or where the nesting goes deeper
+     */
+    static BqlAst.Query parse(String text, int maxDepth) {
+        return new BqlParser(new TokenCursor(BqlLexer.tokenize(text)), maxDepth).statement();
     }
 
     private BqlAst.Query statement() {

@@ -90,7 +90,7 @@ final class BqlTranslator {
         if (!post.isEmpty()) {
             json.add("postAggregations", post);
         }
-        JsonObject windowJson = window.window();
+        JsonObject windowJson = window.window(type == Type.SELECT || type == Type.SELECT_ALL);
         if (windowJson != null) {
             json.add("window", windowJson);
         }
@@ -148,6 +148,9 @@ final class BqlTranslator {
         if (!q.groupBy().isEmpty()) {
             types.add(Type.GROUP);
         }
+        if (!onlyOneOfEach(aggregates)) {
+            return null;
+        }
         if (types.size() > 1) {
             ctx.error(null, "The query mixes " + types.stream().map(BqlTranslator::describe).collect(Collectors.joining(" and "))
                             + "; a BQL query is one of them",
@@ -156,6 +159,26 @@ final class BqlTranslator {
             return null;
         }
         return types.isEmpty() ? Type.SELECT : types.iterator().next();
+    }
+
+    /**
+     * At most one COUNT(DISTINCT ...), one distribution and one TOP(...), as bullet-bql requires (the same one may
+     * appear twice): the model holds one of each. False (with an error) otherwise.
+     */
+    private boolean onlyOneOfEach(List<Expr> aggregates) {
+        boolean ok = true;
+        for (Class<?> kind : List.of(CountDistinct.class, Distribution.class, TopK.class)) {
+            List<Expr> ofKind = aggregates.stream().filter(kind::isInstance).toList();
+            if (ofKind.size() > 1) {
+                String what = kind == CountDistinct.class ? "COUNT(DISTINCT ...)" : kind == TopK.class ? "TOP(...)"
+                        : "distribution (QUANTILE, FREQ, CUMFREQ)";
+                ctx.error(ofKind.get(1).pos(), "a query can have only one " + what + ", got " + name(ofKind.get(0))
+                                               + " and " + name(ofKind.get(1)),
+                          "Run one query per " + what);
+                ok = false;
+            }
+        }
+        return ok;
     }
 
     /** HAVING needs GROUP BY; LIMIT and the STREAM duration must be positive. */

@@ -1,5 +1,6 @@
 package dev.bullet.bql;
 
+import static dev.bullet.bql.BqlNames.name;
 import static dev.bullet.bql.TokenCursor.RESERVED;
 import static dev.bullet.bql.TokenCursor.pos;
 
@@ -9,7 +10,9 @@ import dev.bullet.bql.BqlLexer.Kind;
 import dev.bullet.bql.BqlLexer.Token;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,8 +22,14 @@ import java.util.Set;
  * {@code XOR}, {@code OR} (all left-associative). Also the aggregates (COUNT, SUM, ..., COUNT(DISTINCT ...),
  * QUANTILE/FREQ/CUMFREQ, TOP) and fields ({@code a.b}, {@code a[0]}, {@code a['k']}).
  *
- * <p>Constructs that the grammar has but the model cannot run (BETWEEN, CAST, NOW, type annotations, computed keys)
- * are parsed and left as {@link BqlAst.Unsupported} for the translator to report with a resolution.
+ * <p>Constructs that the grammar has but the model cannot run (BETWEEN, CAST, NOW, computed keys) are parsed and left
+ * as {@link BqlAst.Unsupported} for the translator to report with a resolution; a type hint ({@code a : STRING}) is
+ * an error naming it.
+ *
+ * <p>Nesting is bounded by {@code maxDepth} ({@code bullet.query.max.depth}): the parser counts its own recursion
+ * (parentheses, function arguments, prefix NOT and SIZEOF) before it descends, and the depth of every node it builds,
+ * so that neither it nor the translators that walk the tree can overflow the stack. Chains of AND, XOR and OR are
+ * built balanced (they are associative, also under three-valued logic), so a thousand ORed conditions nest ten deep.
  */
 final class ExpressionParser {
     private static final Set<String> ONE_ARGUMENT_FUNCTIONS = Set.of("ABS", "TRIM", "LOWER", "UPPER", "HASH");
@@ -36,9 +45,49 @@ final class ExpressionParser {
     private static final int OR = 9;
 
     private final TokenCursor in;
+    private final int maxDepth;
+    /** The parser's current recursion: expressions and prefix operators it is inside of. */
+    private int nesting;
+    /** The depth of each composite node built (a leaf is 1). */
+    private final Map<Expr, Integer> depths = new IdentityHashMap<>();
 
-    ExpressionParser(TokenCursor in) {
+    ExpressionParser(TokenCursor in, int maxDepth) {
         this.in = in;
+        this.maxDepth = maxDepth;
+    }
+
+    /** Enters one level of recursion, or fails when that is deeper than the bound. */
+    private void enter() {
+        if (++nesting > maxDepth) {
+            throw tooDeep();
+        }
+    }
+
+    private BqlSyntaxException tooDeep() {
+        Token t = in.peek();
+        return new BqlSyntaxException(t.line(), t.column(), "the query nests deeper than " + maxDepth
+                                      + " levels (bullet.query.max.depth)",
+                                      "Flatten it: NOT NOT x is x, drop redundant parentheses, split long arithmetic; "
+                                      + "or raise bullet.query.max.depth");
+    }
+
+    /** Registers a composite node's depth (one more than its deepest child), failing when it is over the bound. */
+    private <E extends Expr> E track(E e, Expr... children) {
+        int deepest = 0;
+        for (Expr child : children) {
+            if (child != null) {
+                deepest = Math.max(deepest, depths.getOrDefault(child, 1));
+            }
+        }
+        if (deepest + 1 > maxDepth) {
+            throw tooDeep();
+        }
+        depths.put(e, deepest + 1);
+        return e;
+    }
+
+    private <E extends Expr> E track(E e, List<Expr> children) {
+        return track(e, children.toArray(Expr[]::new));
     }
 
     /** One or more expressions separated by commas. */
@@ -52,13 +101,21 @@ final class ExpressionParser {
 
     /** One expression, at the loosest precedence (OR). */
     Expr expression() {
-        return level(OR);
+        enter();
+        try {
+            return level(OR);
+        } finally {
+            nesting--;
+        }
     }
 
     /** The operators of one precedence level (MUL the tightest, OR the loosest) over the operands of the next. */
     private Expr level(int level) {
         if (level < MUL) {
             return postfix();
+        }
+        if (level >= AND) {
+            return chain(level);
         }
         Expr left = level(level - 1);
         while (true) {
@@ -67,14 +124,35 @@ final class ExpressionParser {
             Expr extended = switch (level) {
                 case MUL, ADD -> arithmetic(level, t, left, p);
                 case COMPARE, EQUAL -> comparison(level, t, left, p);
-                case RLIKE, IN, BETWEEN -> predicate(level, t, left, p);
-                default -> logical(level, t, left, p);
+                default -> predicate(level, t, left, p);
             };
             if (extended == null) {
                 return left;
             }
             left = extended;
         }
+    }
+
+    /** {@code a AND b AND ...} (or XOR, OR) over the operands of the next level, built balanced. */
+    private Expr chain(int level) {
+        String word = level == AND ? "AND" : level == XOR ? "XOR" : "OR";
+        List<Expr> terms = new ArrayList<>();
+        terms.add(level(level - 1));
+        while (in.peek().is(word)) {
+            in.advance();
+            terms.add(level(level - 1));
+        }
+        return balanced(word, terms, 0, terms.size());
+    }
+
+    private Expr balanced(String word, List<Expr> terms, int from, int to) {
+        if (to - from == 1) {
+            return terms.get(from);
+        }
+        int mid = (from + to) >>> 1;
+        Expr left = balanced(word, terms, from, mid);
+        Expr right = balanced(word, terms, mid, to);
+        return track(new BqlAst.Binary(word, null, false, left, right, left.pos()), left, right);
     }
 
     /** {@code left * / % right} or {@code left + - right}, or null when {@code t} is not such an operator. */
@@ -84,7 +162,8 @@ final class ExpressionParser {
             return null;
         }
         in.advance();
-        return new BqlAst.Binary(t.text(), null, false, left, level(level - 1), p);
+        Expr right = level(level - 1);
+        return track(new BqlAst.Binary(t.text(), null, false, left, right, p), left, right);
     }
 
     /** A comparison, optionally with ANY or ALL, or null when {@code t} is not a comparison operator. */
@@ -100,7 +179,8 @@ final class ExpressionParser {
             default -> t.text();
         };
         String modifier = in.peek().is("ANY") || in.peek().is("ALL") ? in.advance().upper() : null;
-        return new BqlAst.Binary(op, modifier, false, left, level(level - 1), p);
+        Expr right = level(level - 1);
+        return track(new BqlAst.Binary(op, modifier, false, left, right, p), left, right);
     }
 
     /** {@code [NOT] RLIKE [ANY]}, {@code [NOT] IN} or {@code [NOT] BETWEEN}, or null when {@code t} starts none. */
@@ -117,9 +197,13 @@ final class ExpressionParser {
         return switch (level) {
             case RLIKE -> {
                 String modifier = in.acceptWord("ANY") ? "ANY" : null;
-                yield new BqlAst.Binary("RLIKE", modifier, not, left, level(level - 1), p);
+                Expr right = level(level - 1);
+                yield track(new BqlAst.Binary("RLIKE", modifier, not, left, right, p), left, right);
             }
-            case IN -> new BqlAst.Binary("IN", null, not, left, inList(), p);
+            case IN -> {
+                Expr right = inList();
+                yield track(new BqlAst.Binary("IN", null, not, left, right, p), left, right);
+            }
             default -> {
                 in.expectSymbol("(");
                 expression();
@@ -131,22 +215,12 @@ final class ExpressionParser {
         };
     }
 
-    /** {@code AND}, {@code XOR} or {@code OR}, or null when {@code t} is not the level's word. */
-    private Expr logical(int level, Token t, Expr left, Pos p) {
-        String word = level == AND ? "AND" : level == XOR ? "XOR" : "OR";
-        if (!t.is(word)) {
-            return null;
-        }
-        in.advance();
-        return new BqlAst.Binary(word, null, false, left, level(level - 1), p);
-    }
-
     private Expr inList() {
         Token start = in.peek();
         if (in.acceptSymbol("(")) {
             List<Expr> items = expressionList();
             in.expectSymbol(")");
-            return new BqlAst.ListExpr(items, true, pos(start));
+            return track(new BqlAst.ListExpr(items, true, pos(start)), items);
         }
         return level(IN - 1);
     }
@@ -160,18 +234,46 @@ final class ExpressionParser {
                 in.advance();
                 boolean not = in.acceptWord("NOT");
                 in.expectWord("NULL");
-                e = new BqlAst.IsNull(e, not, pos(t));
+                e = track(new BqlAst.IsNull(e, not, pos(t)), e);
             } else if (t.isSymbol(":")) {
                 in.advance();
-                while (in.isIdentifier(in.peek()) || RESERVED.contains(in.peek().upper()) || in.peek().isSymbol("[") || in.peek().isSymbol("]")) {
-                    in.advance();
-                }
-                e = new BqlAst.Unsupported("a type annotation (field : TYPE)",
-                                           "Remove ': TYPE': values are compared after casting to the field's type", pos(t));
+                String type = fieldType();
+                throw new BqlSyntaxException(t.line(), t.column(), "the type hint " + name(e) + " : " + type
+                                             + " is not supported",
+                                             "Remove ': " + type + "' and write " + name(e) + ": a field is read with the "
+                                             + "type its value has, and a literal compared with it is cast to that type");
             } else {
                 return e;
             }
         }
+    }
+
+    /** bullet-bql's field types: a primitive, LIST[p], MAP[p], LIST[MAP[p]] or MAP[MAP[p]]. */
+    private String fieldType() {
+        if (!in.peek().is("LIST") && !in.peek().is("MAP")) {
+            return primitiveType("a type (INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN, STRING, LIST[...] or MAP[...])");
+        }
+        String outer = in.advance().upper();
+        in.expectSymbol("[");
+        String inner;
+        if (in.acceptWord("MAP")) {
+            in.expectSymbol("[");
+            inner = "MAP[" + primitiveType("INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN or STRING") + "]";
+            in.expectSymbol("]");
+        } else {
+            inner = primitiveType("INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN, STRING or MAP[...]");
+        }
+        in.expectSymbol("]");
+        return outer + "[" + inner + "]";
+    }
+
+    private String primitiveType(String expected) {
+        String type = in.peek().upper();
+        if (in.peek().kind() != Kind.WORD || !Set.of("INTEGER", "LONG", "FLOAT", "DOUBLE", "BOOLEAN", "STRING").contains(type)) {
+            throw in.expected(expected);
+        }
+        in.advance();
+        return type;
     }
 
     private Expr primary() {
@@ -193,13 +295,13 @@ final class ExpressionParser {
                     in.advance();
                     Expr inner = expression();
                     in.expectSymbol(")");
-                    return new BqlAst.Parens(inner, p);
+                    return track(new BqlAst.Parens(inner, p), inner);
                 }
                 if (t.isSymbol("[")) {
                     in.advance();
                     List<Expr> items = in.peek().isSymbol("]") ? List.of() : expressionList();
                     in.expectSymbol("]");
-                    return new BqlAst.ListExpr(items, false, p);
+                    return track(new BqlAst.ListExpr(items, false, p), items);
                 }
                 if ((t.isSymbol("-") || t.isSymbol("+")) && isNumber(in.peek(1))) {
                     in.advance();
@@ -250,7 +352,7 @@ final class ExpressionParser {
             in.expectSymbol("(");
             Expr inner = expression();
             in.expectSymbol(")");
-            return new BqlAst.Unary(upper, inner, true, p);
+            return track(new BqlAst.Unary(upper, inner, true, p), inner);
         }
         if (call && Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "QUANTILE", "FREQ", "CUMFREQ", "TOP").contains(upper)) {
             in.advance();
@@ -282,9 +384,15 @@ final class ExpressionParser {
                 if (in.acceptSymbol("(")) {
                     Expr inner = expression();
                     in.expectSymbol(")");
-                    return new BqlAst.Unary(upper, inner, true, p);
+                    return track(new BqlAst.Unary(upper, inner, true, p), inner);
                 }
-                return new BqlAst.Unary(upper, postfix(), false, p);
+                enter();
+                try {
+                    Expr operand = postfix();
+                    return track(new BqlAst.Unary(upper, operand, false, p), operand);
+                } finally {
+                    nesting--;
+                }
             }
             default:
                 return keywordFunction(upper, p);
@@ -304,7 +412,7 @@ final class ExpressionParser {
                 in.expectSymbol(",");
                 Expr right = expression();
                 in.expectSymbol(")");
-                return new BqlAst.Call(upper, List.of(left, right), p);
+                return track(new BqlAst.Call(upper, List.of(left, right), p), left, right);
             }
             case "IF":
             case "BETWEEN":
@@ -315,7 +423,7 @@ final class ExpressionParser {
                 in.expectSymbol("(");
                 List<Expr> args = in.peek().isSymbol(")") ? List.of() : expressionList();
                 in.expectSymbol(")");
-                return new BqlAst.Call(upper, args, p);
+                return track(new BqlAst.Call(upper, args, p), args);
             }
             case "CAST": {
                 in.advance();
@@ -344,7 +452,7 @@ final class ExpressionParser {
                 }
                 List<Expr> operands = expressionList();
                 in.expectSymbol(")");
-                return new BqlAst.CountDistinct(operands, p);
+                return track(new BqlAst.CountDistinct(operands, p), operands);
             }
             case "QUANTILE":
             case "FREQ":
@@ -360,12 +468,12 @@ final class ExpressionParser {
                 }
                 List<Expr> operands = expressionList();
                 in.expectSymbol(")");
-                return new BqlAst.TopK(size, threshold, operands, p);
+                return track(new BqlAst.TopK(size, threshold, operands, p), operands);
             }
             default: {
                 Expr operand = expression();
                 in.expectSymbol(")");
-                return new BqlAst.Aggregate(op, operand, p);
+                return track(new BqlAst.Aggregate(op, operand, p), operand);
             }
         }
     }
@@ -410,7 +518,7 @@ final class ExpressionParser {
             throw in.expected("','");
         }
         in.expectSymbol(")");
-        return new BqlAst.Distribution(op, operand, mode, numbers, p);
+        return track(new BqlAst.Distribution(op, operand, mode, numbers, p), operand);
     }
 
     /** {@code a}, {@code "a b"}, then up to two of {@code .key}, {@code [index]}, {@code ['key']}. */

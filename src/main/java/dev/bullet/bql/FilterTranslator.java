@@ -82,6 +82,10 @@ final class FilterTranslator extends ClauseTranslator {
             }
             return relational(field, n.not() != negate ? "!=" : "==", nullValues());
         }
+        if (columns != null && e instanceof Binary b && HavingTypes.mismatch(b, q) != null) {
+            error(b.pos(), HavingTypes.mismatch(b, q), "Compare with a literal of the column's type, e.g. HAVING COUNT(*) >= 5");
+            return null;
+        }
         if (e instanceof Binary b && Set.of("=", "!=", "<", "<=", ">", ">=").contains(b.op())) {
             return comparison(b, negate, columns, where);
         }
@@ -171,17 +175,18 @@ final class FilterTranslator extends ClauseTranslator {
         Expr left = strip(b.left());
         Expr right = strip(b.right());
         String op = b.op();
+        if (left instanceof Literal && b.modifier() != null) {
+            error(b.pos(), "a value on the left of " + op + " " + b.modifier() + " (" + name(b) + ") is not supported: it "
+                           + "tests the elements of a list field, which the model cannot compare with " + op,
+                  "Put the field on the left and the values in a list on the right (n " + op + " " + b.modifier()
+                  + " [1, 2]), or test an element by index: " + name(right) + "[0] " + mirror(op) + " " + name(left));
+            return null;
+        }
         if (left instanceof Literal && !(right instanceof Literal)) {
             Expr t = left;
             left = right;
             right = t;
-            op = switch (op) {
-                case "<" -> ">";
-                case "<=" -> ">=";
-                case ">" -> "<";
-                case ">=" -> "<=";
-                default -> op;
-            };
+            op = mirror(op);
         }
         if (left instanceof Unary u && u.op().equals("SIZEOF")) {
             return sizeOf(b, u, right, op, negate, columns, where);
@@ -208,6 +213,17 @@ final class FilterTranslator extends ClauseTranslator {
             };
         }
         return relational(field, op.equals("=") ? "==" : op, values);
+    }
+
+    /** The operator with its operands swapped: {@code 5 > n} is {@code n < 5}. */
+    private static String mirror(String op) {
+        return switch (op) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            case ">=" -> "<=";
+            default -> op;
+        };
     }
 
     /** {@code SIZEOF(field) = n} and {@code != n} as SIZEIS; any other comparison of SIZEOF is an error. */

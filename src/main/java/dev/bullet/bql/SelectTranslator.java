@@ -56,6 +56,14 @@ final class SelectTranslator extends ClauseTranslator {
                 unsupportedInSelect(item);
             }
         }
+        if (fields.size() == 0 && !computed.isEmpty()) {
+            SelectItem first = computed.get(0);
+            error(first.pos(), "selecting only computed columns (" + name(first.expr()) + ") is not supported: bullet-bql "
+                               + "returns just those columns, this project's query without a selected field returns "
+                               + "whole records",
+                  "Select a field next to it, e.g. SELECT id, " + name(first.expr())
+                  + (first.alias() != null ? " AS " + first.alias() : "") + " FROM STREAM()");
+        }
         for (SelectItem item : computed) {
             String out = outputName(item);
             JsonObject expression = postAggregations.computation(item.expr(), outputs, "the SELECT list");

@@ -204,7 +204,19 @@ final class AggregationParser {
             }
             name = n.getAsString();
         }
-        return new GroupOperation(type, field == null ? null : FieldPath.of(field), name);
+        Boolean coerce = coerce(o, where);
+        return coerce == null ? null : new GroupOperation(type, field == null ? null : FieldPath.of(field), name, coerce);
+    }
+
+    /** The {@code coerce} member of {@code o} (false when absent), or null with an error when it is no boolean. */
+    private Boolean coerce(JsonObject o, String where) {
+        JsonElement c = o.get("coerce");
+        if (!absent(c) && !(c.isJsonPrimitive() && c.getAsJsonPrimitive().isBoolean())) {
+            problems.error(where + ": coerce must be true or false, got " + describe(c),
+                  "Write \"coerce\": true to read booleans as 1/0 and numeric strings as numbers (BQL's reading), or leave it out");
+            return null;
+        }
+        return !absent(c) && c.getAsBoolean();
     }
 
     private Aggregation distribution(int size, List<NamedField> fields, JsonObject attributes) {
@@ -227,9 +239,11 @@ final class AggregationParser {
             return null;
         }
         DistributionSpec spec = distributionPoints(type, attributes);
-        if (spec == null) {
+        Boolean coerce = coerce(attributes, "aggregation.attributes");
+        if (spec == null || coerce == null) {
             return null;
         }
+        spec = new DistributionSpec(spec.type(), spec.points(), spec.numberOfPoints(), coerce);
         return new Aggregation(AggregationType.DISTRIBUTION, size, fields, List.of(), null, spec, null);
     }
 

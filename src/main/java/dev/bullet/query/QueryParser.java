@@ -76,13 +76,15 @@ public final class QueryParser {
                               + "bullet.query.max.depth");
     }
 
+    /** The JSON form of a BQL statement, its nesting bounded by {@code bullet.query.max.depth}. */
+    public Bql.Translation translateBql(String bql) {
+        return Bql.translate(bql, settings.limits().queryDepth());
+    }
+
     /** Parses a text as BQL, whatever it looks like. */
     public Result parseBql(String bql) {
-        // the BQL parser is recursive: bound its nesting first, as for JSON
-        if (parenthesisDepth(bql) > settings.limits().queryDepth()) {
-            return failure(tooDeep(settings.limits()));
-        }
-        Bql.Translation translation = Bql.translate(bql);
+        // the BQL parser is recursive: it bounds its own nesting by bullet.query.max.depth, as for JSON
+        Bql.Translation translation = translateBql(bql);
         if (!translation.isValid()) {
             return new Result(null, translation.errors());
         }
@@ -93,20 +95,6 @@ public final class QueryParser {
         Query q = result.query();
         return new Result(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), q.window(),
                                     q.durationMs(), new JsonPrimitive(bql), q.warnings()), List.of());
-    }
-
-    private static int parenthesisDepth(String text) {
-        int depth = 0;
-        int max = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '(' || c == '[') {
-                max = Math.max(max, ++depth);
-            } else if (c == ')' || c == ']') {
-                depth--;
-            }
-        }
-        return max;
     }
 
     /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */

@@ -1,7 +1,6 @@
 package dev.bullet.rest;
 
 import com.google.gson.JsonElement;
-import dev.bullet.bql.Bql;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
@@ -237,7 +236,7 @@ public final class QueryService implements AutoCloseable {
             return new Validation(parsed.errors(), List.of(), null);
         }
         String bql = QueryParser.bqlOf(body);
-        return new Validation(List.of(), parsed.query().warnings(), bql == null ? null : Bql.translate(bql).query());
+        return new Validation(List.of(), parsed.query().warnings(), bql == null ? null : parser.translateBql(bql).query());
     }
 
     /** The queries submitted through this instance that are running, oldest first. */

@@ -1,6 +1,7 @@
 package dev.bullet.bql;
 
 import dev.bullet.common.Clock;
+import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.Result;
 import dev.bullet.record.JsonCodec;
@@ -53,6 +54,7 @@ class BqlDifferentialTest {
             if (i % 5 == 0) {
                 r.append(",\"l\":[").append(i).append(',').append(i + 1).append(']');
             }
+            r.append(",\"t\":\"").append(i % 13 == 0 ? "x" : i % 9 == 0 ? " 1e1 " : String.valueOf(i % 5 * 10)).append('"');
             r.append(",\"o\":{\"p\":\"x").append(i % 3).append("\"}}");
             lines.add(r.toString());
         }
@@ -108,7 +110,48 @@ class BqlDifferentialTest {
             "SELECT COUNT(*) AS total FROM STREAM(20000, TIME) WINDOWING TUMBLING(5000, TIME)",
             "SELECT s, MAX(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)",
             "SELECT COUNT(*) FROM STREAM(MAX, TIME) WHERE id = 'r01'",
-            "select id from stream() where S = 'red' or \"n\" = 6 limit 4;");
+            "select id from stream() where S = 'red' or \"n\" = 6 limit 4;",
+            "SELECT id, 5 AS five FROM STREAM() WHERE n = 1",
+            "SELECT id, n, n + 1 AS next FROM STREAM() WHERE s = 'blue'",
+            "SELECT COUNT(*), 5 AS five FROM STREAM()",
+            "SELECT FREQ(n, LINEAR, 3), FREQ(n, LINEAR, 3) FROM STREAM()",
+            "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c >= 12",
+            "SELECT s, SUM(n) FROM STREAM() GROUP BY s WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT SUM(b), AVG(b), MIN(b), MAX(b), COUNT(*) FROM STREAM()",
+            "SELECT s, SUM(t), AVG(t), MIN(t), MAX(t) FROM STREAM() GROUP BY s",
+            "SELECT o.p, SUM(b) AS trues, AVG(t) FROM STREAM() WHERE n > 1 GROUP BY o.p",
+            "SELECT b, COUNT(*) FROM STREAM() GROUP BY b",
+            "SELECT COUNT(DISTINCT t) FROM STREAM()",
+            "SELECT COUNT(DISTINCT b, t) FROM STREAM()",
+            "SELECT TOP(2, b) FROM STREAM()",
+            "SELECT QUANTILE(t, MANUAL, 0.5, 1.0) FROM STREAM()",
+            "SELECT FREQ(b, MANUAL, 0.5) FROM STREAM()");
+
+    /** What bullet-bql 1.3.2 rejects, rejected here too (the model would run it, but not as bullet-core would). */
+    static final List<String> BOTH_REJECT = List.of(
+            "SELECT FREQ(n, LINEAR, 3), CUMFREQ(n, LINEAR, 3) FROM STREAM()",
+            "SELECT QUANTILE(d, LINEAR, 3), QUANTILE(n, LINEAR, 3) FROM STREAM()",
+            "SELECT TOP(10, s), TOP(10, o.p) FROM STREAM()",
+            "SELECT COUNT(DISTINCT s), COUNT(DISTINCT n) FROM STREAM()",
+            "SELECT * FROM STREAM() WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT id FROM STREAM() WINDOWING EVERY(5000, TIME, ALL)",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) >= '5'",
+            "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c = '16'",
+            "SELECT s, AVG(n) FROM STREAM() GROUP BY s HAVING AVG(n) != true",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) IN ['16', '20']",
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) RLIKE '1.*'");
+
+    @TestFactory
+    Stream<DynamicTest> rejectedAsBulletBqlRejectsIt() {
+        BulletBqlReference reference = new BulletBqlReference();
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        return BOTH_REJECT.stream().map(bql -> DynamicTest.dynamicTest(bql, () -> {
+            assertFalse(reference.run(bql, records()).errors().isEmpty(), "bullet-bql rejects it");
+            QueryParser.Result result = parser.parse(bql);
+            assertFalse(result.isValid(), "this project rejects it");
+            result.errors().forEach(e -> assertFalse(e.resolutions().isEmpty(), "a resolution for " + e));
+        }));
+    }
 
     @TestFactory
     Stream<DynamicTest> sameAnswerAsBulletBqlAndBulletCore() {
@@ -140,6 +183,14 @@ class BqlDifferentialTest {
         String limited = "SELECT s, COUNT(*) FROM STREAM() GROUP BY s LIMIT 2";
         assertEquals(2, reference.run(limited, records).records().size());
         assertEquals(2, ours(limited, records).size());
+    }
+
+    /** bullet-core's SUM, MIN, MAX and AVG are doubles, of whole numbers too; COUNT is whole. */
+    @Test
+    void aggregatesAreDoublesAsInBulletCore() throws Exception {
+        Map<String, Object> row = ours("SELECT SUM(n), MIN(n), MAX(n), AVG(n), COUNT(*) FROM STREAM()", records()).get(0);
+        assertEquals(List.of(Double.class, Double.class, Double.class, Double.class, Long.class),
+                     row.values().stream().map(Object::getClass).toList(), row.toString());
     }
 
     static List<Map<String, Object>> ours(String bql, List<String> lines) throws Exception {
@@ -181,6 +232,9 @@ class BqlDifferentialTest {
         }
         if (value == null) {
             return "null";
+        }
+        if (value instanceof Boolean) {
+            return value.toString();
         }
         if (value instanceof String s && s.matches("-?\\d+(\\.\\d+)?")) {
             return Double.parseDouble(s);

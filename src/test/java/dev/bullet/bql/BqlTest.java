@@ -119,6 +119,52 @@ class BqlTest {
                          .contains("Unknown query member \"query\""), "a query member among others is not the BQL wrapper");
     }
 
+    /** Deep nesting is a clear error naming bullet.query.max.depth, never a stack overflow; long AND/OR chains are fine. */
+    @Test
+    void nestingIsBoundedByTheQueryDepth() {
+        int n = 10_000;
+        String where = "SELECT * FROM STREAM() WHERE ";
+        for (String deep : List.of(
+                where + "NOT ".repeat(n) + "a = 1",
+                where + "(".repeat(n) + "a = 1" + ")".repeat(n),
+                where + "SIZEOF ".repeat(n) + "a = 1",
+                "SELECT " + "ABS(".repeat(n) + "a" + ")".repeat(n) + " FROM STREAM()",
+                "SELECT a, a" + " + 1".repeat(n) + " AS b FROM STREAM()",
+                where + "a IN [" + "[".repeat(n) + "1" + "]".repeat(n) + "]")) {
+            QueryParser.Result result = parser.parse(deep);
+            assertFalse(result.isValid());
+            assertEquals(1, result.errors().size(), result.errors().toString());
+            assertTrue(result.errors().get(0).error().contains("bullet.query.max.depth"), result.errors().toString());
+            assertFalse(result.errors().get(0).resolutions().isEmpty());
+        }
+        // a sign belongs to a number literal only (bullet-bql's grammar): a chain of them is a syntax error at once
+        assertTrue(parser.parse(where + "a = " + "-".repeat(n) + "1").errors().get(0).error()
+                          .contains("expected an expression, found '-'"));
+        int limit = QuerySettings.defaults().limits().queryDepth();
+        assertTrue(parser.parse(where + "NOT ".repeat(limit - 4) + "(a = 1)").isValid());
+        assertTrue(parser.parse(where + "(".repeat(limit - 4) + "a = 1" + ")".repeat(limit - 4)).isValid());
+        assertTrue(parser.parse(where + "a RLIKE '" + "(".repeat(2 * limit) + "x" + ")".repeat(2 * limit) + "'").isValid(),
+                   "parentheses in a string do not nest");
+        StringBuilder ors = new StringBuilder(where + "a = 0");
+        for (int i = 1; i < n; i++) {
+            ors.append(" OR a = ").append(i);
+        }
+        QueryParser.Result many = parser.parse(ors.toString());
+        assertTrue(many.errors().stream().noneMatch(e -> e.error().contains("max.depth")), many.errors().toString());
+    }
+
+    @Test
+    void typeHintsAreRefusedByName() {
+        for (String hint : List.of("STRING", "LIST[LONG]", "MAP[MAP[DOUBLE]]")) {
+            Bql.Translation t = Bql.translate("SELECT a : " + hint + " AS x FROM STREAM() WHERE b : " + hint + " = 'y'");
+            assertFalse(t.isValid());
+            assertEquals("BQL syntax error at line 1, column 10: the type hint a : " + hint + " is not supported",
+                         t.errors().get(0).error());
+        }
+        assertTrue(Bql.translate("SELECT * FROM STREAM() WHERE a : TEXT = 'y'").errors().get(0).error()
+                      .contains("expected a type (INTEGER, LONG"));
+    }
+
     @Test
     void streamMaxAsksForTheLongestDuration() {
         Query q = parser.parse("SELECT * FROM STREAM(MAX, TIME)").query();

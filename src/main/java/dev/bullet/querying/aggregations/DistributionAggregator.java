@@ -49,8 +49,9 @@ final class DistributionAggregator implements Aggregator {
     @Override
     public void consume(Record record) {
         Object v = record.get(field);
-        if (v instanceof Number) {
-            double d = ((Number) v).doubleValue();
+        Object n = spec.coerce() ? GroupMetrics.coerced(v) : v;
+        if (n instanceof Number) {
+            double d = ((Number) n).doubleValue();
             if (!Double.isNaN(d)) {
                 sketch.update(d);
                 empty = false;

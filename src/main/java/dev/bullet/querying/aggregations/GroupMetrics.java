@@ -22,7 +22,9 @@ import java.util.Map;
 /**
  * The metrics of one group (SPEC §6.4 GROUP): its field values, a record count, and per operation a SUM / MIN /
  * MAX (numbers, keeping longs exact while every value is a long) or AVG (sum and count of the values used).
- * Missing, null and non-numeric values are skipped. Doubles as the DataSketches tuple summary of the group sketch.
+ * Missing, null and non-numeric values are skipped; an operation that coerces (BQL's) reads booleans and numeric
+ * strings as numbers and keeps its values as doubles ({@link #coerced}). Doubles as the DataSketches tuple summary
+ * of the group sketch.
  */
 final class GroupMetrics implements UpdatableSummary<Record> {
     private final GroupSpec spec;
@@ -62,13 +64,40 @@ final class GroupMetrics implements UpdatableSummary<Record> {
                 continue;
             }
             Object v = record.get(op.field());
-            if (v instanceof Long) {
+            if (op.coerce()) {
+                Double d = coerced(v);
+                if (d != null) {
+                    accumulate(i, op.type(), d.doubleValue(), 1);
+                }
+            } else if (v instanceof Long) {
                 accumulate(i, op.type(), (Long) v, 1);
             } else if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
                 accumulate(i, op.type(), ((Number) v).doubleValue(), 1);
             }
         }
         return this;
+    }
+
+    /**
+     * A value as bullet-core 1.5.2 reads it for SUM, MIN, MAX and AVG ({@code Utilities.extractFieldAsNumber}): a
+     * number as it is, a boolean as 1 or 0, a string by {@link Double#parseDouble} (its rules: surrounding blanks,
+     * exponents, {@code NaN}), anything else or a string that is no number not at all (null).
+     */
+    static Double coerced(Object v) {
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        if (v instanceof Boolean b) {
+            return b ? 1.0 : 0.0;
+        }
+        if (v instanceof String s) {
+            try {
+                return Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Folds a long in: sums stay whole while every value is a long and the sum fits. */
