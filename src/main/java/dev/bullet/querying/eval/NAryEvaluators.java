@@ -192,11 +192,8 @@ final class NAryEvaluators {
                 return "";
             }
             int from = start > 0 ? start - 1 : start + s.length();
-            if (from < 0) {
-                return FAILED;
-            }
             if (length == null) {
-                return s.substring(from);
+                return from < 0 ? FAILED : s.substring(from);
             }
             if (!(length instanceof Number n)) {
                 return FAILED;
@@ -206,7 +203,7 @@ final class NAryEvaluators {
                 return "";
             }
             int end = Math.min(from + count, s.length());
-            return end < from ? FAILED : s.substring(from, end);
+            return from < 0 || end < from ? FAILED : s.substring(from, end);
         }
     }
 
