@@ -13,7 +13,7 @@ import com.google.gson.JsonPrimitive;
  * A NaN or infinite FLOAT or DOUBLE is written as the string {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}.
  */
 public final class ExprJson {
-    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private ExprJson() {
     }

@@ -88,7 +88,7 @@ final class Semantics {
             if (map.containsKey(key)) {
                 return Boolean.TRUE;
             }
-            if (map.containsKey(null)) {
+            if (hasNullKey(map)) {
                 for (Object inner : map.values()) {
                     if (inner != null && ((Map<?, ?>) inner).containsKey(key)) {
                         return Boolean.TRUE;
@@ -103,9 +103,18 @@ final class Semantics {
             if (map.containsKey(key)) {
                 return Boolean.TRUE;
             }
-            return map.containsKey(null) ? null : Boolean.FALSE;
+            return hasNullKey(map) ? null : Boolean.FALSE;
         }
         return FAILED;
+    }
+
+    /** Whether a map has a null key (a map that forbids null keys has none). */
+    private static boolean hasNullKey(Map<?, ?> map) {
+        try {
+            return map.containsKey(null);
+        } catch (NullPointerException forbidden) {
+            return false;
+        }
     }
 
     private static Object keyInMaps(Collection<?> maps, String key) {
@@ -118,7 +127,7 @@ final class Semantics {
                 if (map.containsKey(key)) {
                     return Boolean.TRUE;
                 }
-                containsNull |= map.containsKey(null);
+                containsNull |= hasNullKey(map);
             }
         }
         return containsNull ? null : Boolean.FALSE;
