@@ -319,8 +319,8 @@ public final class EngineBenchmark {
                     continue;
                 }
                 Query q = parsed.query();
-                valid.add(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), null,
-                                    q.durationMs(), q.original(), q.warnings()));
+                valid.add(new Query(q.filter(), q.where(), q.projection(), q.computed(), q.aggregation(),
+                                    q.postAggregations(), null, q.durationMs(), q.original(), q.warnings()));
             }
             if (valid.isEmpty()) {
                 throw new IllegalArgumentException("no valid queries in " + name);

@@ -4,6 +4,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.re2j.PatternSyntaxException;
+import dev.bullet.query.expr.Expr;
+import dev.bullet.query.expr.ExprParser;
 import dev.bullet.record.FieldPath;
 import dev.bullet.regex.RegexSize;
 
@@ -23,6 +25,10 @@ final class FilterParser {
 
     private final Problems problems;
     private final QuerySettings settings;
+    /** Where an expression filter's expression sits: the query (1), filters (2), the element (3). */
+    private static final int EXPRESSION_DEPTH = 4;
+
+    private final List<Expr> expressions = new ArrayList<>();
     private int clauseCount;
     private int valueCount;
 
@@ -43,6 +49,10 @@ final class FilterParser {
         List<Clause> clauses = new ArrayList<>();
         JsonArray array = e.getAsJsonArray();
         for (int i = 0; i < array.size(); i++) {
+            if (isExpressionFilter(array.get(i))) {
+                parseExpression(array.get(i).getAsJsonObject(), "filters[" + i + "]");
+                continue;
+            }
             Clause c = parseClause(array.get(i), "filters[" + i + "]");
             if (c != null) {
                 clauses.add(c);
@@ -52,6 +62,33 @@ final class FilterParser {
             return null;
         }
         return clauses.size() == 1 ? clauses.get(0) : new Clause.Logical(Operation.AND, clauses);
+    }
+
+    /** The expression filters of the top-level list, in order (ANDed with the clauses). */
+    List<Expr> expressions() {
+        return expressions;
+    }
+
+    private static boolean isExpressionFilter(JsonElement e) {
+        return e != null && e.isJsonObject() && e.getAsJsonObject().has("expression");
+    }
+
+    /** {@code {"expression": <expression>}}: a record passes when the expression is TRUE. */
+    private void parseExpression(JsonObject o, String where) {
+        clauseCount++;
+        if (o.size() != 1) {
+            problems.error(where + ": an expression filter holds only \"expression\", got " + o.keySet(),
+                           "Write {\"expression\": {\"op\": \">\", \"left\": {\"field\": \"a\"}, "
+                           + "\"right\": {\"value\": 5, \"type\": \"INTEGER\"}}}");
+            return;
+        }
+        ExprParser.Result result = ExprParser.parse(o.get("expression"), where + ".expression", EXPRESSION_DEPTH,
+                                                    settings.limits());
+        if (result.ok()) {
+            expressions.add(result.expr());
+        } else {
+            result.errors().forEach(problems::error);
+        }
     }
 
     /** How many clauses were parsed (bounded by {@code bullet.query.max.clauses}). */

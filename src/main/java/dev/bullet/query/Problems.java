@@ -23,6 +23,10 @@ final class Problems {
         errors.add(BulletError.of(message, resolutions));
     }
 
+    void error(BulletError error) {
+        errors.add(error);
+    }
+
     void warn(String message, String... resolutions) {
         warnings.add(BulletError.of(message, resolutions));
     }

@@ -93,8 +93,9 @@ public final class QueryParser {
             return result;
         }
         Query q = result.query();
-        return new Result(new Query(q.filter(), q.projection(), q.aggregation(), q.postAggregations(), q.window(),
-                                    q.durationMs(), new JsonPrimitive(bql), q.warnings()), List.of());
+        return new Result(new Query(q.filter(), q.where(), q.projection(), q.computed(), q.aggregation(),
+                                    q.postAggregations(), q.window(), q.durationMs(), new JsonPrimitive(bql),
+                                    q.warnings()), List.of());
     }
 
     /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */
@@ -150,13 +151,19 @@ public final class QueryParser {
             }
         }
         FilterParser filters = new FilterParser(problems, settings);
-        ProjectionParser projections = new ProjectionParser(problems);
+        ProjectionParser projections = new ProjectionParser(problems, settings.limits());
         Clause filter = filters.parse(json.get("filters"));
         List<NamedField> projection = projections.parse(json.get("projection"));
         Aggregation aggregation = new AggregationParser(problems, settings, projections).parse(json.get("aggregation"));
         List<PostAggregation> postAggregations = new PostAggregationParser(problems, filters)
                 .parse(json.get("postAggregations"));
         Window window = new WindowParser(problems, settings).parse(json.get("window"), aggregation);
+        List<ComputedField> computed = projections.computed();
+        if (!computed.isEmpty() && aggregation != null && aggregation.type() != AggregationType.RAW) {
+            problems.error("Computed columns (projection.computed) apply to queries without aggregation (RAW), not to "
+                           + aggregation.type(),
+                           "Compute the value in a RAW query, or leave the computed columns out");
+        }
         long duration = parseDuration(json.get("duration"), settings, problems);
         Limits limits = settings.limits();
         if (filters.clauseCount() > limits.queryClauses()) {
@@ -173,8 +180,8 @@ public final class QueryParser {
         if (problems.hasErrors()) {
             return new Result(null, problems.errors());
         }
-        Query query = new Query(filter, projection, aggregation, postAggregations, window, duration, json,
-                                problems.warnings());
+        Query query = new Query(filter, filters.expressions(), projection, computed, aggregation, postAggregations,
+                                window, duration, json, problems.warnings());
         return new Result(query, List.of());
     }
 

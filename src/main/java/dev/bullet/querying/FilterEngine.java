@@ -8,6 +8,7 @@ import dev.bullet.query.NamedField;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.query.expr.Expr;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ public final class FilterEngine {
     }
 
     /** The filter, projection and aggregation of a query: queries equal in these share their evaluation. */
-    private record SharedKey(Clause filter, List<NamedField> projection, Aggregation aggregation) {
+    private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, Aggregation aggregation) {
     }
 
     /** Queries evaluated as one: the evaluator meets the records, the members get its partials. */
@@ -156,7 +157,7 @@ public final class FilterEngine {
      * evaluator holds when a member joins belongs to the members before it, so it is handed to them first.
      */
     private void join(FilterQuerier member, Query query, long startTime) {
-        SharedKey key = new SharedKey(query.filter(), query.projection(), query.aggregation());
+        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.aggregation());
         Shared group = shared.get(key);
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
@@ -422,8 +423,9 @@ public final class FilterEngine {
         if (!querier.markVisited(recordStamp) || querier.isSatisfied()) {
             return;
         }
-        querier.consumeMatched(current, currentNow);
-        matched(querier);
+        if (querier.consumeMatched(current, currentNow)) {
+            matched(querier);
+        }
     }
 
     private void matched(FilterQuerier querier) {

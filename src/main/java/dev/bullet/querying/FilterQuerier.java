@@ -1,14 +1,17 @@
 package dev.bullet.querying;
 
+import dev.bullet.common.Clock;
 import dev.bullet.query.Query;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.query.Window;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.querying.eval.Evaluator;
+import dev.bullet.querying.eval.Evaluators;
 import dev.bullet.record.JsonCodec;
-import dev.bullet.record.MapRecord;
 import dev.bullet.record.LazyRecord;
+import dev.bullet.record.MapRecord;
 import dev.bullet.record.Record;
 
 import java.nio.charset.StandardCharsets;
@@ -29,6 +32,13 @@ public final class FilterQuerier {
     private final long startTime;
     private final long endTime;
     private final RecordPredicate predicate;
+    /** The query's expression filters ({@link Query#where()}), tested after {@link #predicate}; empty when none. */
+    private final Evaluator[] where;
+    /** The computed columns' names and evaluators ({@link Query#computed()}), in order. */
+    private final String[] computedNames;
+    private final Evaluator[] computed;
+    /** The time of the record being consumed: what UNIXTIMESTAMP() of an expression reads. */
+    private long evaluationTime;
     private final Projector projector;
     private final Aggregator aggregator;
     private final boolean raw;
@@ -68,6 +78,17 @@ public final class FilterQuerier {
         this.startTime = startTime;
         this.endTime = saturatedAdd(startTime, query.durationMs());
         this.predicate = Predicates.compile(query.filter());
+        Clock evaluationClock = () -> evaluationTime;
+        this.where = new Evaluator[query.where().size()];
+        for (int i = 0; i < where.length; i++) {
+            where[i] = Evaluators.compile(query.where().get(i), evaluationClock, settings.limits());
+        }
+        this.computedNames = new String[query.computed().size()];
+        this.computed = new Evaluator[computedNames.length];
+        for (int i = 0; i < computed.length; i++) {
+            computedNames[i] = query.computed().get(i).name();
+            computed[i] = Evaluators.compile(query.computed().get(i).expression(), evaluationClock, settings.limits());
+        }
         this.projector = new Projector(query.projection());
         this.raw = query.isRaw();
         this.window = query.window();
@@ -80,7 +101,7 @@ public final class FilterQuerier {
         this.timestampKey = settings.timestampKey();
         this.timestampMember = injectTimestamp ? (JsonCodec.toJson(timestampKey) + ":").getBytes(StandardCharsets.UTF_8)
                                                : null;
-        this.writesJson = raw && query.projection() != null && projector.writesJson();
+        this.writesJson = raw && query.projection() != null && computed.length == 0 && projector.writesJson();
         this.keepsRecord = raw && query.projection() == null;
     }
 
@@ -103,15 +124,27 @@ public final class FilterQuerier {
 
     /** Runs one record through the query; returns whether it matched. */
     public boolean consume(Record record, long now) {
-        if (!predicate.test(record)) {
-            return false;
+        return predicate.test(record) && consumeMatched(record, now);
+    }
+
+    /**
+     * Projects and aggregates a record already known to match the filter's clauses (e.g. found through an index);
+     * returns false when an expression filter ({@link Query#where()}) rejects it.
+     */
+    public boolean consumeMatched(Record record, long now) {
+        if (where.length > 0 || computed.length > 0) {
+            evaluationTime = now;
+            for (Evaluator filter : where) {
+                if (!Evaluators.matches(filter.evaluate(record))) {
+                    return false;
+                }
+            }
         }
-        consumeMatched(record, now);
+        accept(record, now);
         return true;
     }
 
-    /** Projects and aggregates a record already known to match the filter (e.g. found through an index). */
-    public void consumeMatched(Record record, long now) {
+    private void accept(Record record, long now) {
         if (raw) {
             if (!rawHasRoom(now)) {
                 return;
@@ -127,12 +160,27 @@ public final class FilterQuerier {
             return;
         }
         Record projected = projector.project(record);
+        if (computed.length > 0) {
+            projected = withComputed(record, projected);
+        }
         if (injectTimestamp) {
             Map<String, Object> copy = new LinkedHashMap<>(projected.asMap());
             copy.put(timestampKey, now);
             projected = new MapRecord(copy);
         }
         aggregator.consume(projected);
+    }
+
+    /** The projected record with the computed columns whose values are neither null nor failed. */
+    private Record withComputed(Record record, Record projected) {
+        Map<String, Object> row = new LinkedHashMap<>(projected.asMap());
+        for (int i = 0; i < computed.length; i++) {
+            Object value = Evaluators.projected(computed[i].evaluate(record));
+            if (value != null) {
+                row.put(computedNames[i], value);
+            }
+        }
+        return new MapRecord(row);
     }
 
     private boolean rawHasRoom(long now) {
