@@ -18,18 +18,23 @@ final class BqlAst {
         }
     }
 
-    sealed interface Expr permits Field, Literal, ListExpr, Binary, Unary, IsNull, Call, Aggregate, CountDistinct,
-            Distribution, TopK, Parens, Unsupported {
+    sealed interface Expr permits Field, Literal, ListExpr, Binary, Unary, IsNull, Call, Between, Cast, Aggregate,
+            CountDistinct, Distribution, TopK, Parens, Unsupported {
         Pos pos();
     }
 
     /**
-     * A field: {@code a}, {@code a.b}, {@code a[0]}, {@code a['k']}, {@code a[0].b}.
+     * A field: {@code a}, {@code a.b}, {@code a[0]}, {@code a['k']}, {@code a[0].b}, {@code a[b]}, {@code a[0][1]}.
      *
-     * @param segments map keys (String) and list indices (Integer), from the top
+     * @param segments map keys (String), list indices (Integer) and keys computed by an expression ({@link Expr}: the
+     *                 grammar's {@code field[expression]}, and an index after a key, {@code a[0][1]}), from the top
      * @param name     how bullet-bql names the column, e.g. {@code a['k']}
      */
     record Field(List<Object> segments, String name, Pos pos) implements Expr {
+        /** Whether a key is computed by an expression: then the field has no plain path. */
+        boolean computed() {
+            return segments.stream().anyMatch(s -> s instanceof Expr);
+        }
     }
 
     /** A literal: String, Integer, Long, Float, Double, Boolean, or null. */
@@ -59,6 +64,14 @@ final class BqlAst {
 
     /** A function of several arguments: SIZEIS, CONTAINSKEY, CONTAINSVALUE and those the model cannot run. */
     record Call(String function, List<Expr> args, Pos pos) implements Expr {
+    }
+
+    /** {@code value [NOT] BETWEEN (lower, upper)}. */
+    record Between(Expr value, Expr lower, Expr upper, boolean not, Pos pos) implements Expr {
+    }
+
+    /** {@code CAST(operand AS type)}; {@code type} one of INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN, STRING. */
+    record Cast(Expr operand, String type, Pos pos) implements Expr {
     }
 
     /** {@code COUNT(*)} (operand null), {@code SUM(x)}, {@code AVG(x)}, {@code MIN(x)}, {@code MAX(x)}. */

@@ -1,8 +1,10 @@
 package dev.bullet.bql;
 
 import dev.bullet.bql.BqlAst.Aggregate;
+import dev.bullet.bql.BqlAst.Between;
 import dev.bullet.bql.BqlAst.Binary;
 import dev.bullet.bql.BqlAst.Call;
+import dev.bullet.bql.BqlAst.Cast;
 import dev.bullet.bql.BqlAst.CountDistinct;
 import dev.bullet.bql.BqlAst.Distribution;
 import dev.bullet.bql.BqlAst.Expr;
@@ -60,6 +62,12 @@ final class BqlNames {
         }
         if (e instanceof Call c) {
             return c.function() + "(" + c.args().stream().map(BqlNames::name).collect(Collectors.joining(", ")) + ")";
+        }
+        if (e instanceof Between b) {
+            return name(b.value()) + (b.not() ? " NOT BETWEEN (" : " BETWEEN (") + name(b.lower()) + ", " + name(b.upper()) + ")";
+        }
+        if (e instanceof Cast c) {
+            return "CAST(" + name(c.operand()) + " AS " + c.type() + ")";
         }
         if (e instanceof Aggregate a) {
             return a.operand() == null ? "COUNT(*)" : a.op() + "(" + name(a.operand()) + ")";

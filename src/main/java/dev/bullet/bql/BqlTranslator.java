@@ -5,11 +5,14 @@ import static dev.bullet.bql.BqlNames.name;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.bullet.bql.BqlAst.Aggregate;
+import dev.bullet.bql.BqlAst.Between;
 import dev.bullet.bql.BqlAst.Binary;
 import dev.bullet.bql.BqlAst.Call;
+import dev.bullet.bql.BqlAst.Cast;
 import dev.bullet.bql.BqlAst.CountDistinct;
 import dev.bullet.bql.BqlAst.Distribution;
 import dev.bullet.bql.BqlAst.Expr;
+import dev.bullet.bql.BqlAst.Field;
 import dev.bullet.bql.BqlAst.IsNull;
 import dev.bullet.bql.BqlAst.ListExpr;
 import dev.bullet.bql.BqlAst.Parens;
@@ -38,7 +41,8 @@ import java.util.stream.Collectors;
  *
  * <p>What bullet-bql would run but the model cannot express exactly is an error naming the construct and the
  * nearest form that works: e.g. a grouped or aggregated column that is used but not selected (bullet-bql drops it
- * from the rows after use; the model has no such step), arithmetic in WHERE, {@code CAST}, {@code LATERAL VIEW}.
+ * from the rows after use; the model has no such step), {@code LATERAL VIEW}. Expressions become the expression model
+ * through {@link ExprBuilder}: WHERE conjuncts the clauses cannot express, and computed SELECT items of RAW queries.
  * Every problem found is reported, not just the first.
  */
 final class BqlTranslator {
@@ -225,7 +229,8 @@ final class BqlTranslator {
         };
     }
 
-    private static void collectAggregates(Expr e, List<Expr> out) {
+    /** Adds the aggregates in {@code e} (not already in {@code out}, by name) to {@code out}. */
+    static void collectAggregates(Expr e, List<Expr> out) {
         if (e instanceof Aggregate || e instanceof CountDistinct || e instanceof Distribution || e instanceof TopK) {
             if (out.stream().noneMatch(x -> name(x).equals(name(e)))) {
                 out.add(e);
@@ -245,6 +250,14 @@ final class BqlTranslator {
             c.args().forEach(a -> collectAggregates(a, out));
         } else if (e instanceof ListExpr l) {
             l.items().forEach(a -> collectAggregates(a, out));
+        } else if (e instanceof Between b) {
+            collectAggregates(b.value(), out);
+            collectAggregates(b.lower(), out);
+            collectAggregates(b.upper(), out);
+        } else if (e instanceof Cast c) {
+            collectAggregates(c.operand(), out);
+        } else if (e instanceof Field f) {
+            f.segments().stream().filter(s -> s instanceof Expr).forEach(s -> collectAggregates((Expr) s, out));
         }
     }
 }

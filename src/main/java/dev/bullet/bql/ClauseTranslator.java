@@ -28,8 +28,18 @@ abstract class ClauseTranslator {
         ctx.error(pos, message, resolutions);
     }
 
+    /** Whether a field has a dotted path: no key computed by an expression, no key that is empty or holds a dot. */
+    static boolean hasPath(Field f) {
+        return f.segments().stream().noneMatch(s -> s instanceof BqlAst.Expr || s.toString().isEmpty() || s.toString().contains("."));
+    }
+
     /** The dotted path of a field (SPEC §5): a.b, a.0, a.0.b. */
     final String path(Field f) {
+        if (f.computed()) {
+            error(f.pos(), f.name() + " has a key computed by an expression, which a field path cannot hold",
+                  "Give the key as a literal: field['key'] or field[0]");
+            return f.name();
+        }
         StringBuilder path = new StringBuilder();
         for (Object segment : f.segments()) {
             String s = segment.toString();

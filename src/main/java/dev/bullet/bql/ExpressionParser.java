@@ -22,9 +22,10 @@ import java.util.Set;
  * {@code XOR}, {@code OR} (all left-associative). Also the aggregates (COUNT, SUM, ..., COUNT(DISTINCT ...),
  * QUANTILE/FREQ/CUMFREQ, TOP) and fields ({@code a.b}, {@code a[0]}, {@code a['k']}).
  *
- * <p>Constructs that the grammar has but the model cannot run (BETWEEN, CAST, NOW, computed keys) are parsed and left
- * as {@link BqlAst.Unsupported} for the translator to report with a resolution; a type hint ({@code a : STRING}) is
- * an error naming it.
+ * <p>Every expression form of the grammar is read: functions, {@code CAST(x AS type)}, {@code [NOT] BETWEEN},
+ * computed keys ({@code a[b]}), {@code NOW} (the time of parsing, a LONG, as bullet-bql makes it); a type hint
+ * ({@code a : STRING}) is an error naming it. There is no unary minus on expressions in the grammar: {@code -5} is a
+ * number.
  *
  * <p>Nesting is bounded by {@code maxDepth} ({@code bullet.query.max.depth}): the parser counts its own recursion
  * (parentheses, function arguments, prefix NOT and SIZEOF) before it descends, and the depth of every node it builds,
@@ -206,11 +207,11 @@ final class ExpressionParser {
             }
             default -> {
                 in.expectSymbol("(");
-                expression();
+                Expr lower = expression();
                 in.expectSymbol(",");
-                expression();
+                Expr upper = expression();
                 in.expectSymbol(")");
-                yield new BqlAst.Unsupported("BETWEEN", "Write x >= low AND x <= high", p);
+                yield track(new BqlAst.Between(left, lower, upper, not, p), left, lower, upper);
             }
         };
     }
@@ -319,6 +320,10 @@ final class ExpressionParser {
         return t.kind() == Kind.INTEGER || t.kind() == Kind.LONG || t.kind() == Kind.DOUBLE || t.kind() == Kind.FLOAT;
     }
 
+    /**
+     * A number, negated when {@code negative}. As in bullet-bql, a whole number without L is an INTEGER when its
+     * digits fit an int before the sign is applied, else a LONG: {@code -2147483648} is a LONG.
+     */
     private Expr number(boolean negative) {
         Token t = in.advance();
         String text = (negative ? "-" : "") + t.text();
@@ -326,8 +331,8 @@ final class ExpressionParser {
         try {
             Object value = switch (t.kind()) {
                 case INTEGER -> {
-                    long l = Long.parseLong(text);
-                    yield l == (int) l ? (Object) (int) l : (Object) l;
+                    long l = Long.parseLong(t.text());
+                    yield l <= Integer.MAX_VALUE ? (Object) (int) (negative ? -l : l) : (Object) (negative ? -l : l);
                 }
                 case LONG -> Long.parseLong(text);
                 case FLOAT -> Float.parseFloat(text);
@@ -377,7 +382,7 @@ final class ExpressionParser {
                 return new BqlAst.Literal(Boolean.valueOf(upper.equals("TRUE")), p);
             case "NOW":
                 in.advance();
-                return new BqlAst.Unsupported("NOW", "Compare with a literal time in milliseconds", p);
+                return new BqlAst.Literal(System.currentTimeMillis(), p);
             case "NOT":
             case "SIZEOF": {
                 in.advance();
@@ -423,16 +428,16 @@ final class ExpressionParser {
                 in.expectSymbol("(");
                 List<Expr> args = in.peek().isSymbol(")") ? List.of() : expressionList();
                 in.expectSymbol(")");
-                return track(new BqlAst.Call(upper, args, p), args);
+                return track(new BqlAst.Call(upper.equals("SUBSTR") ? "SUBSTRING" : upper, args, p), args);
             }
             case "CAST": {
                 in.advance();
                 in.expectSymbol("(");
-                expression();
+                Expr operand = expression();
                 in.expectWord("AS");
-                in.advance();
+                String type = primitiveType("INTEGER, LONG, FLOAT, DOUBLE, BOOLEAN or STRING");
                 in.expectSymbol(")");
-                return new BqlAst.Unsupported("CAST", "Compare the field with a literal directly: values are cast to the field's type", p);
+                return track(new BqlAst.Cast(operand, type, p), operand);
             }
             default:
                 return null;
@@ -521,7 +526,7 @@ final class ExpressionParser {
         return track(new BqlAst.Distribution(op, operand, mode, numbers, p), operand);
     }
 
-    /** {@code a}, {@code "a b"}, then up to two of {@code .key}, {@code [index]}, {@code ['key']}. */
+    /** {@code a}, {@code "a b"}, then up to two of {@code .key}, {@code [index]}, {@code ['key']}, {@code [expression]}. */
     private Expr field() {
         Token head = in.advance();
         Pos p = pos(head);
@@ -543,9 +548,9 @@ final class ExpressionParser {
                 name.append('.').append(key.text());
                 continue;
             }
-            Token open = in.advance();
+            in.advance();
             Token key = in.peek();
-            if (key.kind() == Kind.INTEGER && in.peek(1).isSymbol("]")) {
+            if (key.kind() == Kind.INTEGER && in.peek(1).isSymbol("]") && segments.size() == 1) {
                 in.advance();
                 segments.add(Integer.valueOf(key.text()));
                 name.append('[').append(key.text()).append(']');
@@ -554,13 +559,14 @@ final class ExpressionParser {
                 segments.add(key.text());
                 name.append("['").append(key.text()).append("']");
             } else {
-                expression();
-                in.expectSymbol("]");
-                return new BqlAst.Unsupported("a computed key (field[expression])",
-                                              "Give the key as a literal: field['key'] or field[0]", pos(open));
+                // bullet-bql's field[expression]; after a key, an index is such an expression too (a[0][1])
+                Expr computed = expression();
+                segments.add(computed);
+                name.append('[').append(name(computed)).append(']');
             }
             in.expectSymbol("]");
         }
-        return new BqlAst.Field(List.copyOf(segments), name.toString(), p);
+        BqlAst.Field f = new BqlAst.Field(List.copyOf(segments), name.toString(), p);
+        return track(f, segments.stream().filter(s -> s instanceof Expr).map(s -> (Expr) s).toList());
     }
 }

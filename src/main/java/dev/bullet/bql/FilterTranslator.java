@@ -19,6 +19,7 @@ import dev.bullet.bql.BqlAst.Literal;
 import dev.bullet.bql.BqlAst.SelectItem;
 import dev.bullet.bql.BqlAst.Unary;
 import dev.bullet.bql.BqlAst.Unsupported;
+import dev.bullet.query.expr.ExprJson;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,11 @@ import java.util.Set;
  * WHERE and HAVING: a condition as the model's filter clauses, under BQL's three-valued logic. A comparison with a
  * missing field is neither true nor false, so {@code NOT} is pushed down to the leaves in a null-safe form. WHERE
  * tests record fields; HAVING tests the result columns of a GROUP BY.
+ *
+ * <p>WHERE is split into its top-level AND conjuncts. Each conjunct the clauses express exactly stays a clause (the
+ * index serves those); any other (arithmetic, functions, CAST, XOR, BETWEEN, a value left of ANY/ALL, a computed key,
+ * an OR mixing such a condition with a comparison, ...) becomes an expression filter, built by {@link ExprBuilder}.
+ * Only when it cannot be an expression either does it stay an error.
  */
 final class FilterTranslator extends ClauseTranslator {
     FilterTranslator(TranslationContext ctx) {
@@ -42,15 +48,40 @@ final class FilterTranslator extends ClauseTranslator {
         JsonArray filters = new JsonArray();
         List<Expr> conjuncts = new ArrayList<>();
         flattenAnd(q.where(), conjuncts);
+        ExprBuilder expressions = new ExprBuilder(ctx, "WHERE");
         for (Expr e : conjuncts) {
+            int mark = ctx.mark();
             JsonObject c = clause(e, false, null, "WHERE");
-            if (c != null && c.has("clauses") && c.get("operation").getAsString().equals("AND")) {
+            if (ctx.mark() != mark) {
+                ctx.rollBack(mark);
+                List<Expr> aggregates = new ArrayList<>();
+                BqlTranslator.collectAggregates(e, aggregates);
+                if (aggregates.isEmpty()) {
+                    expressionFilter(e, expressions, filters);
+                } else {
+                    clause(e, false, null, "WHERE");
+                }
+            } else if (c != null && c.has("clauses") && c.get("operation").getAsString().equals("AND")) {
                 c.getAsJsonArray("clauses").forEach(filters::add);
             } else if (c != null) {
                 filters.add(c);
             }
         }
         return filters;
+    }
+
+    /**
+     * Adds a conjunct the clauses cannot express exactly as an expression filter ({@code {"expression": ...}}, kept
+     * when TRUE, as bullet-core's filter keeps a record), or records why it cannot be an expression either. (A
+     * conjunct with an aggregate is left to the clauses' error: the query's check names the aggregate.)
+     */
+    private void expressionFilter(Expr e, ExprBuilder expressions, JsonArray filters) {
+        var built = expressions.build(e);
+        if (built != null) {
+            JsonObject filter = new JsonObject();
+            filter.add("expression", ExprJson.toJson(built));
+            filters.add(filter);
+        }
     }
 
     private static void flattenAnd(Expr e, List<Expr> out) {

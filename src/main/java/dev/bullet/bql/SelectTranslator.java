@@ -3,8 +3,6 @@ package dev.bullet.bql;
 import static dev.bullet.bql.BqlNames.name;
 import static dev.bullet.bql.BqlNames.outputName;
 import static dev.bullet.bql.BqlNames.strip;
-import static dev.bullet.bql.PostAggregationTranslator.computationStep;
-import static dev.bullet.bql.PostAggregationTranslator.isArithmetic;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -13,16 +11,18 @@ import dev.bullet.bql.BqlAst.Field;
 import dev.bullet.bql.BqlAst.Pos;
 import dev.bullet.bql.BqlAst.SelectItem;
 import dev.bullet.bql.BqlAst.SortItem;
+import dev.bullet.bql.BqlAst.Unsupported;
+import dev.bullet.query.expr.ExprJson;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The SELECT list of the queries without aggregates: fields as a RAW query's projection ({@code SELECT a, b AS x}),
- * whole records ({@code SELECT *}), and {@code SELECT DISTINCT} as a GROUP without operations. Arithmetic over
- * selected columns becomes COMPUTATION steps.
+ * whole records ({@code SELECT *}), and {@code SELECT DISTINCT} as a GROUP without operations. Every other item of a
+ * plain SELECT ({@code a + 5}, {@code TRIM(c) AS t}, {@code CAST(x AS DOUBLE)}, {@code 5 AS a}, a predicate, a field with
+ * a computed key) is a computed column of the projection ({@code "computed": {"name": expression}}), evaluated on the
+ * record as bullet-core's projection does, named as bullet-bql names it.
  */
 final class SelectTranslator extends ClauseTranslator {
     /** The RAW size of a BQL query without LIMIT: bullet-core's default for RAW (its raw.max.size). */
@@ -37,48 +37,41 @@ final class SelectTranslator extends ClauseTranslator {
 
     void select(JsonObject json, JsonArray post) {
         JsonObject fields = new JsonObject();
+        JsonObject computed = new JsonObject();
         Map<String, String> outputs = new LinkedHashMap<>();
-        List<SelectItem> computed = new ArrayList<>();
+        ExprBuilder expressions = new ExprBuilder(ctx, "the SELECT list");
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
             String out = outputName(item);
-            if (e instanceof Field f) {
-                claim(outputs, out, item.pos());
+            claim(outputs, out, item.pos());
+            if (e instanceof Field f && hasPath(f)) {
                 String path = path(f);
                 if (fields.has(path)) {
                     error(item.pos(), f.name() + " is selected twice", "Select each field once; use one name for it");
                 }
                 fields.addProperty(path, out);
                 outputs.put(out, f.name());
-            } else if (isArithmetic(e)) {
-                computed.add(item);
-            } else {
+            } else if (e instanceof Unsupported) {
                 unsupportedInSelect(item);
-            }
-        }
-        if (fields.size() == 0 && !computed.isEmpty()) {
-            SelectItem first = computed.get(0);
-            error(first.pos(), "selecting only computed columns (" + name(first.expr()) + ") is not supported: bullet-bql "
-                               + "returns just those columns, this project's query without a selected field returns "
-                               + "whole records",
-                  "Select a field next to it, e.g. SELECT id, " + name(first.expr())
-                  + (first.alias() != null ? " AS " + first.alias() : "") + " FROM STREAM()");
-        }
-        for (SelectItem item : computed) {
-            String out = outputName(item);
-            JsonObject expression = postAggregations.computation(item.expr(), outputs, "the SELECT list");
-            claim(outputs, out, item.pos());
-            if (expression != null) {
-                post.add(computationStep(expression, out));
+            } else {
+                var expression = expressions.build(item.expr());
+                if (expression != null) {
+                    computed.add(out, ExprJson.toJson(expression));
+                }
             }
         }
         postAggregations.orderBy(post, outputs.keySet());
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "RAW");
         aggregation.addProperty("size", q.limit() != null && q.limit() > 0 ? q.limit() : DEFAULT_RAW_LIMIT);
-        if (fields.size() > 0) {
+        if (fields.size() > 0 || computed.size() > 0) {
             JsonObject projection = new JsonObject();
-            projection.add("fields", fields);
+            if (fields.size() > 0) {
+                projection.add("fields", fields);
+            }
+            if (computed.size() > 0) {
+                projection.add("computed", computed);
+            }
             json.add("projection", projection);
         }
         json.add("aggregation", aggregation);

@@ -23,6 +23,16 @@ final class TranslationContext {
         errors.add(BulletError.of((pos == null ? "" : "BQL " + pos + ": ") + message, resolutions));
     }
 
+    /** How many problems have been found so far: a mark to {@link #rollBack} to. */
+    int mark() {
+        return errors.size();
+    }
+
+    /** Forgets the problems found since {@code mark}: a translation that was tried and is replaced. */
+    void rollBack(int mark) {
+        errors.subList(mark, errors.size()).clear();
+    }
+
     /** The problems found, in order; empty when the statement translated. */
     List<BulletError> errors() {
         return List.copyOf(errors);

@@ -21,7 +21,10 @@
  *       TOP), {@link dev.bullet.bql.PostAggregationTranslator} (ORDER BY, arithmetic in SELECT) and
  *       {@link dev.bullet.bql.WindowTranslator} (WINDOWING). They extend {@link dev.bullet.bql.ClauseTranslator} and
  *       share one {@link dev.bullet.bql.TranslationContext}, which collects the problems in the order found;
- *       {@link dev.bullet.bql.BqlNames} gives expressions and columns bullet-bql's names.</li>
+ *       {@link dev.bullet.bql.BqlNames} gives expressions and columns bullet-bql's names;
+ *       {@link dev.bullet.bql.ExprBuilder} turns an expression into the expression model ({@code query.expr}) as
+ *       bullet-bql builds it, for expression filters ({@code {"expression": ...}} in "filters") and computed columns
+ *       ({@code projection.computed}).</li>
  * </ul>
  */
 package dev.bullet.bql;
