@@ -11,6 +11,7 @@ const EXAMPLES = {
   'Top 5': '{"aggregation":{"type":"TOP K","size":5,"fields":{"s_00":"kind"}},"duration":5000}',
   'Quantiles': '{"aggregation":{"type":"DISTRIBUTION","fields":{"d_00":"v"},"attributes":{"type":"QUANTILE","numberOfPoints":11}},"duration":5000}',
   'BQL: count by kind': 'SELECT s_00, COUNT(*) FROM STREAM(5000, TIME) GROUP BY s_00',
+  'BQL: expressions': "SELECT id, l_0 + l_1 AS total, UPPER(s_01) AS word FROM STREAM(10000, TIME) WHERE s_00 = 'alpha' AND l_0 % 2 = 0 LIMIT 5",
 };
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +33,7 @@ function highlight(text) {
         return `<span class="tk-lit">${lit}</span>`;
       });
   }
-  const kw = /\b(SELECT|FROM|STREAM|WHERE|AND|OR|NOT|IN|IS|NULL|GROUP|BY|HAVING|ORDER|ASC|DESC|LIMIT|WINDOWING|EVERY|TUMBLING|TIME|RECORD|ALL|FIRST|AS|DISTINCT|COUNT|SUM|AVG|MIN|MAX|TOP|QUANTILE|FREQ|CUMFREQ|RLIKE|SIZEOF|CONTAINSKEY|CONTAINSVALUE|LINEAR|REGION|MANUAL)\b/gi;
+  const kw = /\b(SELECT|FROM|STREAM|WHERE|AND|OR|NOT|IN|IS|NULL|GROUP|BY|HAVING|ORDER|ASC|DESC|LIMIT|WINDOWING|EVERY|TUMBLING|TIME|RECORD|ALL|FIRST|AS|DISTINCT|COUNT|SUM|AVG|MIN|MAX|TOP|QUANTILE|FREQ|CUMFREQ|RLIKE|SIZEOF|CONTAINSKEY|CONTAINSVALUE|LINEAR|REGION|MANUAL|XOR|BETWEEN|CAST|IF|TRIM|LOWER|UPPER|ABS|HASH|SUBSTRING|SUBSTR|UNIXTIMESTAMP|FILTER|NOW|SIZEIS|ANY)\b/gi;
   return escapeHtml(text).replace(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(\b\d+(?:\.\d+)?\b)|([A-Za-z_]+)/g, (m, str, num, word) => {
     if (str) return `<span class="tk-str">${str}</span>`;
     if (num) return `<span class="tk-num">${num}</span>`;
