@@ -83,6 +83,13 @@ final class WindowParser {
                       "Use a TIME window, or a RAW aggregation");
                 return null;
             }
+            if (every > settings.rawMaxSize()) {
+                // the Join holds a RECORD window's rows until it is full: its size is bounded as a RAW query's is
+                problems.warn("window.emit.every " + every + " records was lowered to the maximum "
+                              + settings.rawMaxSize() + " (bullet.query.aggregation.raw.max.size)",
+                              "Ask for RECORD windows of at most " + settings.rawMaxSize() + " records");
+                return new Window(Window.Kind.SLIDING, settings.rawMaxSize());
+            }
             return new Window(Window.Kind.SLIDING, every);
         }
         if ("RECORD".equals(includeType)) {

@@ -252,6 +252,17 @@ class QueryParserTest {
         assertTrue(q.warnings().isEmpty());
     }
 
+    /** A RECORD window's rows wait in the Join until it is full: 2,000,000,000 of them would fill the heap. */
+    @Test
+    void recordWindowsAreBoundedByTheRawMaximumWithAWarning() {
+        Query q = parse("{\"aggregation\": {\"type\": \"RAW\", \"size\": 500}, \"window\": {\"emit\": {\"type\": \"RECORD\","
+                        + " \"every\": 2000000000}}, \"duration\": 600000}");
+        assertEquals(500L, q.window().every());
+        assertEquals(1, q.warnings().size());
+        assertTrue(q.warnings().get(0).error().contains("bullet.query.aggregation.raw.max.size"), q.warnings().toString());
+        assertEquals(500L, parse("{\"window\": {\"emit\": {\"type\": \"RECORD\", \"every\": 500}}}").window().every());
+    }
+
     @Test
     void tooManyDistributionPointsAreClampedWithAWarning() {
         Query q = parse(distribution("\"type\": \"PMF\", \"numberOfPoints\": 1000"));
