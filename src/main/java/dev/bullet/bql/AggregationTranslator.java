@@ -20,7 +20,9 @@ import dev.bullet.bql.BqlAst.Literal;
 import dev.bullet.bql.BqlAst.SelectItem;
 import dev.bullet.bql.BqlAst.SortItem;
 import dev.bullet.bql.BqlAst.TopK;
+import dev.bullet.query.expr.ExprJson;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,15 +89,13 @@ final class AggregationTranslator extends ClauseTranslator {
         Aggregate count = (Aggregate) aggregates.get(0);
         JsonObject fields = new JsonObject();
         Map<String, String> outputs = new LinkedHashMap<>();
+        Operands operands = new Operands(q.groupBy(), "GROUP BY");
         for (Expr g : q.groupBy()) {
-            if (!(strip(g) instanceof Field f)) {
-                error(g.pos(), "GROUP BY " + name(g) + " is not a field", "Group by fields: a, a.b, a[0], a['k']");
-                continue;
-            }
-            String out = aliasOf(f);
-            fields.addProperty(path(f), out);
+            String out = aliasOf(g);
+            fields.addProperty(operands.path(g), out);
             outputs.put(out, out);
         }
+        operands.project(json);
         String countName = aliasOf(count);
         outputs.put(countName, countName);
         checkOnlyGroupColumns(outputs);
@@ -126,8 +126,12 @@ final class AggregationTranslator extends ClauseTranslator {
     void group(JsonObject json, JsonArray post, List<Expr> aggregates) {
         JsonObject fields = new JsonObject();
         Map<String, String> columns = new LinkedHashMap<>();
-        groupFields(fields, columns);
-        JsonArray operations = groupOperations(aggregates, columns);
+        List<Expr> all = new ArrayList<>(q.groupBy());
+        aggregates.stream().map(a -> ((Aggregate) a).operand()).filter(o -> o != null).forEach(all::add);
+        Operands operands = new Operands(all, "GROUP BY and the aggregates");
+        groupFields(fields, columns, operands);
+        JsonArray operations = groupOperations(aggregates, columns, operands);
+        operands.project(json);
         checkGroupSelect(columns);
         having(post, columns);
         Map<String, String> outputs = groupComputations(post, columns);
@@ -148,24 +152,19 @@ final class AggregationTranslator extends ClauseTranslator {
     }
 
     /** The GROUP BY fields into {@code fields} (path → output name) and {@code columns} (output → BQL name). */
-    private void groupFields(JsonObject fields, Map<String, String> columns) {
+    private void groupFields(JsonObject fields, Map<String, String> columns, Operands operands) {
         for (Expr g : q.groupBy()) {
-            Expr e = strip(g);
-            if (!(e instanceof Field f)) {
-                error(g.pos(), "GROUP BY " + name(g) + " is not supported: only fields", "Group by fields: a, a.b, a[0], a['k']");
-                continue;
-            }
-            String out = aliasOf(f);
+            String out = aliasOf(g);
             if (columns.containsKey(out)) {
                 error(g.pos(), "two columns are named " + out, "Give one of them another name with AS");
             }
-            fields.addProperty(path(f), out);
-            columns.put(out, f.name());
+            fields.addProperty(operands.path(g), out);
+            columns.put(out, name(strip(g)));
         }
     }
 
     /** The GROUP operations of the aggregates, each added to {@code columns} (output → BQL name). */
-    private JsonArray groupOperations(List<Expr> aggregates, Map<String, String> columns) {
+    private JsonArray groupOperations(List<Expr> aggregates, Map<String, String> columns, Operands operands) {
         JsonArray operations = new JsonArray();
         for (Expr a : aggregates) {
             Aggregate agg = (Aggregate) a;
@@ -173,12 +172,7 @@ final class AggregationTranslator extends ClauseTranslator {
             JsonObject op = new JsonObject();
             op.addProperty("type", agg.op());
             if (agg.operand() != null) {
-                if (!(strip(agg.operand()) instanceof Field f)) {
-                    error(agg.pos(), agg.op() + " of " + name(agg.operand()) + " is not supported: only of a field",
-                          "Write " + agg.op() + "(field); compute over the aggregates instead, e.g. SUM(a) + SUM(b)");
-                    continue;
-                }
-                op.addProperty("field", path(f));
+                op.addProperty("field", operands.path(agg.operand()));
                 // bullet-core's reading: booleans as 1/0, numeric strings as numbers, results as doubles
                 op.addProperty("coerce", true);
             }
@@ -197,7 +191,7 @@ final class AggregationTranslator extends ClauseTranslator {
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
             String out = outputName(item);
-            if (columns.containsKey(out) && (e instanceof Field || e instanceof Aggregate)) {
+            if (columns.containsKey(out) && (e instanceof Field || e instanceof Aggregate || isGrouped(e))) {
                 continue;
             }
             if (e instanceof Field f) {
@@ -209,6 +203,12 @@ final class AggregationTranslator extends ClauseTranslator {
                 unsupportedInSelect(item);
             }
         }
+    }
+
+    /** Whether a select item is one of the GROUP BY expressions (a group column, not a computation). */
+    private boolean isGrouped(Expr e) {
+        String n = name(strip(e));
+        return q.groupBy().stream().anyMatch(g -> name(strip(g)).equals(n));
     }
 
     /** HAVING as a post-aggregation over the result columns. */
@@ -229,7 +229,7 @@ final class AggregationTranslator extends ClauseTranslator {
         Map<String, String> outputs = new LinkedHashMap<>(columns);
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
-            if (isArithmetic(e) && !(e instanceof Field) && !(e instanceof Aggregate)) {
+            if (isArithmetic(e) && !(e instanceof Field) && !(e instanceof Aggregate) && !isGrouped(e)) {
                 String out = outputName(item);
                 JsonObject expression = postAggregations.computation(item.expr(), aggregateColumns(columns), "the SELECT list");
                 if (outputs.containsKey(out)) {
@@ -260,13 +260,11 @@ final class AggregationTranslator extends ClauseTranslator {
         noLimit("COUNT(DISTINCT ...)");
         noOrderBy("COUNT(DISTINCT ...)");
         JsonObject fields = new JsonObject();
+        Operands operands = new Operands(cd.operands(), "COUNT(DISTINCT ...)");
         for (Expr e : cd.operands()) {
-            if (strip(e) instanceof Field f) {
-                fields.addProperty(path(f), f.name());
-            } else {
-                error(e.pos(), "COUNT(DISTINCT " + name(e) + ") is not supported: only of fields", "Write COUNT(DISTINCT a, b)");
-            }
+            fields.addProperty(operands.path(e), name(strip(e)));
         }
+        operands.project(json);
         String out = aliasOf(cd);
         Map<String, String> columns = new LinkedHashMap<>();
         columns.put(out, name(cd));
@@ -310,12 +308,9 @@ final class AggregationTranslator extends ClauseTranslator {
             }
         }
         JsonObject fields = new JsonObject();
-        if (strip(d.operand()) instanceof Field f) {
-            fields.addProperty(path(f), f.name());
-        } else {
-            error(d.operand().pos(), d.type() + " of " + name(d.operand()) + " is not supported: only of a numeric field",
-                  "Write " + d.type() + "(field, LINEAR, 11)");
-        }
+        Operands operands = new Operands(List.of(d.operand()), d.type());
+        fields.addProperty(operands.path(d.operand()), name(strip(d.operand())));
+        operands.project(json);
         JsonObject attributes = new JsonObject();
         // bullet-core's reading: booleans as 1/0, numeric strings as numbers
         attributes.addProperty("coerce", true);
@@ -352,17 +347,15 @@ final class AggregationTranslator extends ClauseTranslator {
         noOrderBy("TOP(...)");
         JsonObject fields = new JsonObject();
         Set<String> operandNames = new LinkedHashSet<>();
+        Operands operands = new Operands(t.operands(), "TOP(...)");
         for (Expr e : t.operands()) {
-            if (strip(e) instanceof Field f) {
-                fields.addProperty(path(f), aliasOf(f));
-                operandNames.add(f.name());
-            } else {
-                error(e.pos(), "TOP of " + name(e) + " is not supported: only of fields", "Write TOP(10, a, b)");
-            }
+            fields.addProperty(operands.path(e), aliasOf(e));
+            operandNames.add(name(strip(e)));
         }
+        operands.project(json);
         for (SelectItem item : q.select()) {
             Expr e = strip(item.expr());
-            if (!(e instanceof TopK) && !(e instanceof Field f && operandNames.contains(f.name()))) {
+            if (!(e instanceof TopK) && !operandNames.contains(name(e))) {
                 error(item.pos(), "selecting " + name(item.expr()) + " next to TOP(...) is not supported",
                       "Select TOP(k, fields) alone, optionally with its fields to rename them");
             }
@@ -392,6 +385,53 @@ final class AggregationTranslator extends ClauseTranslator {
     private void noOrderBy(String what) {
         if (!q.orderBy().isEmpty()) {
             error(q.orderBy().get(0).expr().pos(), what + " cannot have ORDER BY", "Remove ORDER BY");
+        }
+    }
+
+    /**
+     * The operands of an aggregation (GROUP BY items, aggregate arguments, COUNT DISTINCT's, TOP's, a distribution's).
+     * When every one is a field with a path, the aggregation reads the record's fields by path, as before. When one is
+     * an expression, bullet-bql projects every operand under its name (a NO_COPY projection) and aggregates over those
+     * names: here each operand becomes a computed column of the projection ({@code "computed"} alone, so the projected
+     * record holds only them, as bullet-core's), and the aggregation reads it by name.
+     */
+    private final class Operands {
+        private final boolean computed;
+        private final JsonObject columns = new JsonObject();
+        private final ExprBuilder expressions;
+
+        Operands(List<Expr> operands, String where) {
+            this.computed = operands.stream().anyMatch(e -> !(strip(e) instanceof Field f && hasPath(f)));
+            this.expressions = new ExprBuilder(ctx, where);
+        }
+
+        /** The path the aggregation reads for the operand: its field path, or its computed column's name. */
+        String path(Expr operand) {
+            Expr e = strip(operand);
+            if (!computed) {
+                return path((Field) e);
+            }
+            String column = name(e);
+            if (!columns.has(column)) {
+                var expression = expressions.build(operand);
+                if (expression != null) {
+                    columns.add(column, ExprJson.toJson(expression));
+                }
+            }
+            return column;
+        }
+
+        private String path(Field f) {
+            return AggregationTranslator.this.path(f);
+        }
+
+        /** Adds the projection of the computed columns to the query, when there are any. */
+        void project(JsonObject json) {
+            if (computed && columns.size() > 0) {
+                JsonObject projection = new JsonObject();
+                projection.add("computed", columns);
+                json.add("projection", projection);
+            }
         }
     }
 }

@@ -159,11 +159,6 @@ public final class QueryParser {
                 .parse(json.get("postAggregations"));
         Window window = new WindowParser(problems, settings).parse(json.get("window"), aggregation);
         List<ComputedField> computed = projections.computed();
-        if (!computed.isEmpty() && aggregation != null && aggregation.type() != AggregationType.RAW) {
-            problems.error("Computed columns (projection.computed) apply to queries without aggregation (RAW), not to "
-                           + aggregation.type(),
-                           "Compute the value in a RAW query, or leave the computed columns out");
-        }
         long duration = parseDuration(json.get("duration"), settings, problems);
         Limits limits = settings.limits();
         if (filters.clauseCount() > limits.queryClauses()) {

@@ -4,6 +4,7 @@ import dev.bullet.index.IndexFeature;
 import dev.bullet.index.QueryIndex;
 import dev.bullet.query.Aggregation;
 import dev.bullet.query.Clause;
+import dev.bullet.query.ComputedField;
 import dev.bullet.query.NamedField;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
@@ -40,8 +41,12 @@ public final class FilterEngine {
         }
     }
 
-    /** The filter, projection and aggregation of a query: queries equal in these share their evaluation. */
-    private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, Aggregation aggregation) {
+    /**
+     * The filter, projection (fields and computed columns) and aggregation of a query: queries equal in these share
+     * their evaluation.
+     */
+    private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, List<ComputedField> computed,
+                             Aggregation aggregation) {
     }
 
     /** Queries evaluated as one: the evaluator meets the records, the members get its partials. */
@@ -157,7 +162,8 @@ public final class FilterEngine {
      * evaluator holds when a member joins belongs to the members before it, so it is handed to them first.
      */
     private void join(FilterQuerier member, Query query, long startTime) {
-        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.aggregation());
+        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.computed(),
+                                      query.aggregation());
         Shared group = shared.get(key);
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));

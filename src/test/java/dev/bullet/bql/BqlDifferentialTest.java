@@ -191,7 +191,23 @@ class BqlDifferentialTest {
             "SELECT id FROM STREAM() WHERE s RLIKE 'b.*' OR n * 1.5 = d",
             "SELECT id FROM STREAM() WHERE TRIM(t) = '1e1' OR UPPER(s) = 'CYAN'",
             "SELECT COUNT(*) FROM STREAM() WHERE ABS(n - 3) <= 1",
-            "SELECT s, COUNT(*) FROM STREAM() WHERE IF(b, n, 0) > 2 GROUP BY s");
+            "SELECT s, COUNT(*) FROM STREAM() WHERE IF(b, n, 0) > 2 GROUP BY s",
+            "SELECT n % 3, COUNT(*) FROM STREAM() GROUP BY n % 3",
+            "SELECT n + 1 AS next, s, COUNT(*) AS c, SUM(d) FROM STREAM() GROUP BY n + 1, s",
+            "SELECT UPPER(s) AS u, CAST(t AS DOUBLE) AS td, COUNT(*) FROM STREAM() GROUP BY UPPER(s), CAST(t AS DOUBLE)",
+            "SELECT n % 2, SUM(n * 2), AVG(d / 2) AS half, MIN(n - 1), MAX(CAST(t AS DOUBLE)), COUNT(*) FROM STREAM() GROUP BY n % 2",
+            "SELECT SUM(n + d), AVG(CAST(b AS INTEGER)), COUNT(*) FROM STREAM()",
+            "SELECT n % 2 AS odd, SUM(n % 2), COUNT(*) FROM STREAM() GROUP BY n % 2 HAVING COUNT(*) > 20",
+            "SELECT n % 3, COUNT(*) FROM STREAM() GROUP BY n % 3 ORDER BY COUNT(*) DESC LIMIT 2",
+            "SELECT COUNT(DISTINCT n % 3) FROM STREAM()",
+            "SELECT COUNT(DISTINCT s, n + 1) AS pairs FROM STREAM()",
+            "SELECT COUNT(DISTINCT LOWER(s), n > 2) FROM STREAM()",
+            "SELECT TOP(3, LOWER(s)) FROM STREAM()",
+            "SELECT TOP(10, 2, n % 3, s) AS hits FROM STREAM()",
+            "SELECT n % 2 AS parity, TOP(5, n % 2) FROM STREAM()",
+            "SELECT QUANTILE(d / 2, LINEAR, 5) FROM STREAM()",
+            "SELECT FREQ(n * 2, REGION, 0, 12, 4) FROM STREAM()",
+            "SELECT CUMFREQ(CAST(t AS DOUBLE), MANUAL, 10, 30) FROM STREAM()");
 
     /** {@link #records()} and records with explicit nulls and values of other types than the others have. */
     static List<String> recordsWithNulls() {

@@ -182,11 +182,33 @@ class BqlExpressionTest {
     }
 
     @Test
+    void aggregationOperandsThatAreExpressionsAreComputedColumns() {
+        JsonObject q = translate("SELECT a + b AS ab, c, SUM(v * 2), COUNT(*) FROM STREAM() GROUP BY a + b, c");
+        JsonObject computed = q.getAsJsonObject("projection").getAsJsonObject("computed");
+        assertEquals(List.of("a + b", "c", "v * 2"), List.copyOf(computed.keySet()));
+        assertFalse(q.getAsJsonObject("projection").has("fields"), q.toString());
+        JsonObject aggregation = q.getAsJsonObject("aggregation");
+        assertEquals(JsonParser.parseString("{\"a + b\":\"ab\",\"c\":\"c\"}"), aggregation.get("fields"));
+        assertEquals(JsonParser.parseString("[{\"type\":\"SUM\",\"field\":\"v * 2\",\"coerce\":true,"
+                                            + "\"newName\":\"SUM(v * 2)\"},{\"type\":\"COUNT\",\"newName\":\"COUNT(*)\"}]"),
+                     aggregation.getAsJsonObject("attributes").get("operations"));
+        JsonObject top = translate("SELECT TOP(10, LOWER(s)) FROM STREAM()");
+        assertEquals(List.of("LOWER(s)"), List.copyOf(top.getAsJsonObject("projection").getAsJsonObject("computed").keySet()));
+        assertEquals(JsonParser.parseString("{\"LOWER(s)\":\"LOWER(s)\"}"), top.getAsJsonObject("aggregation").get("fields"));
+        JsonObject cd = translate("SELECT COUNT(DISTINCT a + 1) FROM STREAM()");
+        assertEquals(JsonParser.parseString("{\"a + 1\":\"a + 1\"}"), cd.getAsJsonObject("aggregation").get("fields"));
+        JsonObject quantile = translate("SELECT QUANTILE(a / 2, LINEAR, 5) FROM STREAM()");
+        assertEquals(JsonParser.parseString("{\"a / 2\":\"a / 2\"}"), quantile.getAsJsonObject("aggregation").get("fields"));
+        JsonObject plain = translate("SELECT c, SUM(v) FROM STREAM() GROUP BY c");
+        assertFalse(plain.has("projection"), "fields alone are read by path, without a projection: " + plain);
+    }
+
+    @Test
     void whatStaysRefused() {
         for (String[] c : new String[][] {
             {"SELECT *, a + 1 FROM STREAM()", "SELECT * cannot be combined"},
             {"SELECT DISTINCT a + 1 FROM STREAM()", "SELECT DISTINCT of a + 1 is not supported"},
-            {"SELECT c, SUM(v + 1) FROM STREAM() GROUP BY c", "SUM of v + 1 is not supported"},
+            {"SELECT COUNT(*) FROM STREAM() GROUP BY a + 1", "a + 1 is grouped or aggregated but not selected"},
             {"SELECT * FROM STREAM() WHERE COUNT(*) > 1", "WHERE cannot use the aggregate COUNT(*)"},
             {"SELECT * FROM STREAM() WHERE IF(a, b) = 1", "IF takes 3 arguments, got 2"},
             {"SELECT a : STRING FROM STREAM()", "the type hint a : STRING is not supported"},

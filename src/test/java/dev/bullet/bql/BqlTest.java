@@ -94,6 +94,16 @@ class BqlTest {
         assertEquals("GROUP", type("SELECT a, COUNT(*) FROM STREAM() GROUP BY a HAVING COUNT(*) > 2 ORDER BY COUNT(*) DESC LIMIT 3"));
     }
 
+    @Test
+    void specialKOverAnExpressionGroupsItsComputedColumn() {
+        JsonObject q = Bql.translate("SELECT n % 3 AS r, COUNT(*) FROM STREAM() GROUP BY n % 3 ORDER BY COUNT(*) DESC LIMIT 2")
+                .query();
+        assertEquals("TOP K", q.getAsJsonObject("aggregation").get("type").getAsString());
+        assertEquals("{\"n % 3\":\"r\"}", q.getAsJsonObject("aggregation").get("fields").toString());
+        assertEquals("{\"computed\":{\"n % 3\":{\"op\":\"%\",\"left\":{\"field\":\"n\"},"
+                     + "\"right\":{\"value\":3,\"type\":\"INTEGER\"}}}}", q.get("projection").toString());
+    }
+
     private static String type(String bql) {
         Bql.Translation t = Bql.translate(bql);
         assertTrue(t.isValid(), t.errors().toString());
