@@ -8,6 +8,7 @@ import dev.bullet.query.NamedField;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.query.TableFunction;
 import dev.bullet.query.expr.Expr;
 import dev.bullet.record.Record;
 
@@ -41,7 +42,8 @@ public final class FilterEngine {
     }
 
     /** The filter, projection and aggregation of a query: queries equal in these share their evaluation. */
-    private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, Aggregation aggregation) {
+    private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, Aggregation aggregation,
+                             TableFunction tableFunction) {
     }
 
     /** Queries evaluated as one: the evaluator meets the records, the members get its partials. */
@@ -157,7 +159,8 @@ public final class FilterEngine {
      * evaluator holds when a member joins belongs to the members before it, so it is handed to them first.
      */
     private void join(FilterQuerier member, Query query, long startTime) {
-        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.aggregation());
+        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.aggregation(),
+                                      query.tableFunction());
         Shared group = shared.get(key);
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
@@ -301,6 +304,12 @@ public final class FilterEngine {
 
     /** Puts an evaluator in the index where its filter learned to be, or where the index chooses. */
     private void place(FilterQuerier querier, Clause filter) {
+        if (querier.query().tableFunction() != null) {
+            // its clauses may name an alias the record does not have: met by every record, the querier tests them
+            querier.settled = true;
+            index.add(querier, null);
+            return;
+        }
         Integer known = learned.get(filter);
         querier.placedAt = recordsSeen;
         querier.tested = 0;
