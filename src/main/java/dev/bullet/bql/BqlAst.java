@@ -103,6 +103,10 @@ final class BqlAst {
     record SelectItem(Expr expr, String alias, Pos pos) {
     }
 
+    /** {@code [OUTER] EXPLODE(field) AS keyAlias} or {@code AS (keyAlias, valueAlias)} (valueAlias null for a list). */
+    record TableFn(boolean outer, Expr field, String keyAlias, String valueAlias, Pos pos) {
+    }
+
     record SortItem(Expr expr, boolean descending) {
     }
 
@@ -114,8 +118,11 @@ final class BqlAst {
      * A whole statement.
      *
      * @param duration the STREAM duration in ms, {@link Long#MAX_VALUE} for MAX, or null for {@code STREAM()}
+     * @param lateralViews the table functions of {@code LATERAL VIEW ... [LATERAL VIEW ...]}, in order; empty if none
+     * @param selectTableFunctions the table functions of the SELECT list (bullet-bql allows one), in order
      */
     record Query(boolean distinct, List<SelectItem> select, Long duration, Expr where, List<Expr> groupBy, Expr having,
-                 List<SortItem> orderBy, Window window, Long limit, Pos limitPos) {
+                 List<SortItem> orderBy, Window window, Long limit, Pos limitPos, List<TableFn> lateralViews,
+                 List<TableFn> selectTableFunctions) {
     }
 }

@@ -15,13 +15,15 @@ import java.util.List;
  * reads the clauses (SELECT, FROM STREAM(...), WHERE, GROUP BY, HAVING, ORDER BY, WINDOWING, LIMIT); the
  * expressions inside them are read by {@link ExpressionParser}, over one shared {@link TokenCursor}.
  *
- * <p>Constructs that the grammar has but this project's model cannot run (LATERAL VIEW, subqueries, CAST, ...) are
+ * <p>Constructs that the grammar has but this project's model cannot run (subqueries, type hints, ...) are
  * parsed where cheap and left as {@link BqlAst.Unsupported} for the translator to report with a resolution, or are
  * a syntax error naming the construct.
  */
 final class BqlParser {
     private final TokenCursor in;
     private final ExpressionParser expressions;
+    /** The table functions met in the SELECT list. */
+    private final List<BqlAst.TableFn> selectTableFunctions = new ArrayList<>();
 
     private BqlParser(TokenCursor in, int maxDepth) {
         this.in = in;
@@ -42,12 +44,18 @@ final class BqlParser {
         boolean distinct = in.acceptWord("DISTINCT");
         List<BqlAst.SelectItem> select = new ArrayList<>();
         do {
-            select.add(selectItem());
+            BqlAst.SelectItem item = selectItem();
+            if (item != null) {
+                select.add(item);
+            }
         } while (in.acceptSymbol(","));
         in.expectWord("FROM");
         Long duration = stream();
-        if (in.peek().is("LATERAL")) {
-            throw in.unsupported("LATERAL VIEW", "Select the list or map field itself; this project has no EXPLODE");
+        List<BqlAst.TableFn> lateralViews = new ArrayList<>();
+        while (in.peek().is("LATERAL")) {
+            in.advance();
+            in.expectWord("VIEW");
+            lateralViews.add(tableFunction());
         }
         Expr where = null;
         List<Expr> groupBy = List.of();
@@ -82,7 +90,7 @@ final class BqlParser {
         }
         in.acceptSymbol(";");
         BqlAst.Query query = new BqlAst.Query(distinct, select, duration, where, groupBy, having, orderBy, window, limit,
-                                              limitPos);
+                                              limitPos, lateralViews, selectTableFunctions);
         if (in.peek().kind() != Kind.END) {
             throw notAtEnd(query);
         }
@@ -136,13 +144,34 @@ final class BqlParser {
         return in.expected(clauses.toArray(String[]::new));
     }
 
+    /** {@code [OUTER] EXPLODE(expression) AS alias} or {@code ... AS (keyAlias, valueAlias)}. */
+    private BqlAst.TableFn tableFunction() {
+        Token start = in.peek();
+        boolean outer = in.acceptWord("OUTER");
+        in.expectWord("EXPLODE");
+        in.expectSymbol("(");
+        Expr field = expressions.expression();
+        in.expectSymbol(")");
+        in.expectWord("AS");
+        if (in.acceptSymbol("(")) {
+            String key = in.identifier("the key alias");
+            in.expectSymbol(",");
+            String value = in.identifier("the value alias");
+            in.expectSymbol(")");
+            return new BqlAst.TableFn(outer, field, key, value, pos(start));
+        }
+        return new BqlAst.TableFn(outer, field, in.identifier("the alias after AS"), null, pos(start));
+    }
+
+    /** One item of the SELECT list, or null for a table function (kept in {@link #selectTableFunctions}). */
     private BqlAst.SelectItem selectItem() {
         Token start = in.peek();
         if (in.acceptSymbol("*")) {
             return new BqlAst.SelectItem(null, null, pos(start));
         }
         if (start.is("OUTER") || start.is("EXPLODE")) {
-            throw in.unsupported("EXPLODE", "Select the list or map field itself; this project has no table functions");
+            selectTableFunctions.add(tableFunction());
+            return null;
         }
         Expr e = expressions.expression();
         String alias = null;

@@ -41,9 +41,10 @@ import java.util.stream.Collectors;
  *
  * <p>What bullet-bql would run but the model cannot express exactly is an error naming the construct and the
  * nearest form that works: e.g. a grouped or aggregated column that is used but not selected (bullet-bql drops it
- * from the rows after use; the model has no such step), {@code LATERAL VIEW}. Expressions become the expression model
- * through {@link ExprBuilder}: WHERE conjuncts the clauses cannot express, computed SELECT items of RAW queries, and
- * the operands of an aggregation when one is not a plain field (computed columns the aggregation reads by name).
+ * from the rows after use; the model has no such step). {@code LATERAL VIEW} and EXPLODE in SELECT are translated by
+ * {@link TableFunctionTranslator}. Expressions become the expression model through {@link ExprBuilder}: WHERE
+ * conjuncts the clauses cannot express, computed SELECT items of RAW queries, and the operands of an aggregation when
+ * one is not a plain field (computed columns the aggregation reads by name).
  * Every problem found is reported, not just the first.
  */
 final class BqlTranslator {
@@ -92,6 +93,7 @@ final class BqlTranslator {
         }
         JsonArray post = new JsonArray();
         translateType(type, json, post, aggregates);
+        new TableFunctionTranslator(ctx).translate(json, type == Type.SELECT);
         if (!post.isEmpty()) {
             json.add("postAggregations", post);
         }

@@ -19,17 +19,27 @@ import java.util.List;
  *                 out of the row (bullet-core's projection). With computed columns the projection is never null
  * @param window the window, or {@code null} for one final result at the end of the duration
  * @param original the query as submitted, echoed in result metadata
+ * @param tableFunction the table function run on each record before everything else ({@link TableFunction}), or
+ *                      {@code null}
  */
 public record Query(Clause filter, List<Expr> where, List<NamedField> projection, List<ComputedField> computed,
                     Aggregation aggregation,
                     List<PostAggregation> postAggregations, Window window, long durationMs,
-                    JsonElement original, List<BulletError> warnings) {
+                    JsonElement original, List<BulletError> warnings, TableFunction tableFunction) {
     public Query {
         where = List.copyOf(where);
         projection = projection == null ? null : List.copyOf(projection);
         computed = List.copyOf(computed);
         postAggregations = List.copyOf(postAggregations);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A query without a table function. */
+    public Query(Clause filter, List<Expr> where, List<NamedField> projection, List<ComputedField> computed,
+                 Aggregation aggregation, List<PostAggregation> postAggregations, Window window, long durationMs,
+                 JsonElement original, List<BulletError> warnings) {
+        this(filter, where, projection, computed, aggregation, postAggregations, window, durationMs, original, warnings,
+             null);
     }
 
     public boolean isRaw() {

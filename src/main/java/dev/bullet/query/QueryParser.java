@@ -31,7 +31,7 @@ import static dev.bullet.query.JsonShapes.isNumber;
  */
 public final class QueryParser {
     private static final Set<String> TOP_LEVEL = Set.of("filters", "projection", "aggregation", "postAggregations",
-                                                        "window", "duration");
+                                                        "window", "duration", "lateralView", "tableFunction");
 
     private final QuerySettings settings;
 
@@ -95,7 +95,7 @@ public final class QueryParser {
         Query q = result.query();
         return new Result(new Query(q.filter(), q.where(), q.projection(), q.computed(), q.aggregation(),
                                     q.postAggregations(), q.window(), q.durationMs(), new JsonPrimitive(bql),
-                                    q.warnings()), List.of());
+                                    q.warnings(), q.tableFunction()), List.of());
     }
 
     /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */
@@ -160,6 +160,8 @@ public final class QueryParser {
         Window window = new WindowParser(problems, settings).parse(json.get("window"), aggregation);
         List<ComputedField> computed = projections.computed();
         long duration = parseDuration(json.get("duration"), settings, problems);
+        TableFunction tableFunction = new TableFunctionParser(problems, settings.limits())
+                .parse(json.get("lateralView"), json.get("tableFunction"));
         Limits limits = settings.limits();
         if (filters.clauseCount() > limits.queryClauses()) {
             problems.error("The query has " + filters.clauseCount() + " clauses, more than the limit of "
@@ -176,7 +178,7 @@ public final class QueryParser {
             return new Result(null, problems.errors());
         }
         Query query = new Query(filter, filters.expressions(), projection, computed, aggregation, postAggregations,
-                                window, duration, json, problems.warnings());
+                                window, duration, json, problems.warnings(), tableFunction);
         return new Result(query, List.of());
     }
 

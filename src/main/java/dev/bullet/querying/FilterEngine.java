@@ -9,6 +9,7 @@ import dev.bullet.query.NamedField;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.query.TableFunction;
 import dev.bullet.query.expr.Expr;
 import dev.bullet.record.Record;
 
@@ -42,11 +43,11 @@ public final class FilterEngine {
     }
 
     /**
-     * The filter, projection (fields and computed columns) and aggregation of a query: queries equal in these share
-     * their evaluation.
+     * The filter, projection (fields and computed columns), aggregation and table function of a query: queries equal
+     * in these share their evaluation.
      */
     private record SharedKey(Clause filter, List<Expr> where, List<NamedField> projection, List<ComputedField> computed,
-                             Aggregation aggregation) {
+                             Aggregation aggregation, TableFunction tableFunction) {
     }
 
     /** Queries evaluated as one: the evaluator meets the records, the members get its partials. */
@@ -163,7 +164,7 @@ public final class FilterEngine {
      */
     private void join(FilterQuerier member, Query query, long startTime) {
         SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.computed(),
-                                      query.aggregation());
+                                      query.aggregation(), query.tableFunction());
         Shared group = shared.get(key);
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
@@ -307,6 +308,12 @@ public final class FilterEngine {
 
     /** Puts an evaluator in the index where its filter learned to be, or where the index chooses. */
     private void place(FilterQuerier querier, Clause filter) {
+        if (querier.query().tableFunction() != null) {
+            // its clauses may name an alias the record does not have: met by every record, the querier tests them
+            querier.settled = true;
+            index.add(querier, null);
+            return;
+        }
         Integer known = learned.get(filter);
         querier.placedAt = recordsSeen;
         querier.tested = 0;

@@ -39,6 +39,8 @@ public final class FilterQuerier {
     private final Evaluator[] computed;
     /** The time of the record being consumed: what UNIXTIMESTAMP() of an expression reads. */
     private long evaluationTime;
+    /** The query's table function ({@link Query#tableFunction()}), run before everything else; null when none. */
+    private final TableFunctor tableFunctor;
     private final Projector projector;
     private final Aggregator aggregator;
     private final boolean raw;
@@ -89,6 +91,8 @@ public final class FilterQuerier {
             computedNames[i] = query.computed().get(i).name();
             computed[i] = Evaluators.compile(query.computed().get(i).expression(), evaluationClock, settings.limits());
         }
+        this.tableFunctor = query.tableFunction() == null ? null
+                : new TableFunctor(query.tableFunction(), evaluationClock, settings.limits());
         this.projector = new Projector(query.projection());
         this.raw = query.isRaw();
         this.window = query.window();
@@ -124,14 +128,21 @@ public final class FilterQuerier {
 
     /** Runs one record through the query; returns whether it matched. */
     public boolean consume(Record record, long now) {
+        if (tableFunctor != null) {
+            return consumeGenerated(record, now);
+        }
         return predicate.test(record) && consumeMatched(record, now);
     }
 
     /**
      * Projects and aggregates a record already known to match the filter's clauses (e.g. found through an index);
-     * returns false when an expression filter ({@link Query#where()}) rejects it.
+     * returns false when an expression filter ({@link Query#where()}) rejects it. A query with a table function is
+     * never decided by the index (its clauses may name an alias): this runs the table function and the whole filter.
      */
     public boolean consumeMatched(Record record, long now) {
+        if (tableFunctor != null) {
+            return consumeGenerated(record, now);
+        }
         if (where.length > 0 || computed.length > 0) {
             evaluationTime = now;
             for (Evaluator filter : where) {
@@ -141,6 +152,28 @@ public final class FilterQuerier {
             }
         }
         accept(record, now);
+        return true;
+    }
+
+    /** Runs the table function, then the filter, projection and aggregation on each record it generates. */
+    private boolean consumeGenerated(Record record, long now) {
+        evaluationTime = now;
+        boolean matched = false;
+        for (Record generated : tableFunctor.apply(record)) {
+            if (predicate.test(generated) && passes(generated)) {
+                accept(generated, now);
+                matched = true;
+            }
+        }
+        return matched;
+    }
+
+    private boolean passes(Record record) {
+        for (Evaluator filter : where) {
+            if (!Evaluators.matches(filter.evaluate(record))) {
+                return false;
+            }
+        }
         return true;
     }
 

@@ -139,7 +139,11 @@ class BqlDifferentialTest {
             "SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s HAVING c = '16'",
             "SELECT s, AVG(n) FROM STREAM() GROUP BY s HAVING AVG(n) != true",
             "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) IN ['16', '20']",
-            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) RLIKE '1.*'");
+            "SELECT s, COUNT(*) FROM STREAM() GROUP BY s HAVING COUNT(*) RLIKE '1.*'",
+            "SELECT EXPLODE(l) AS x, COUNT(*) FROM STREAM()",
+            "SELECT EXPLODE(l) AS x FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, v)",
+            "SELECT id FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, k)",
+            "SELECT EXPLODE(l) AS x, id FROM STREAM() WHERE x > 30");
 
     @TestFactory
     Stream<DynamicTest> rejectedAsBulletBqlRejectsIt() {
@@ -223,6 +227,41 @@ class BqlDifferentialTest {
         List<String> records = recordsWithNulls();
         BulletBqlReference reference = new BulletBqlReference();
         return EXPRESSIONS.stream().map(bql -> DynamicTest.dynamicTest(bql, () -> {
+            BulletBqlReference.Answer theirs = reference.run(bql, records);
+            assertTrue(theirs.errors().isEmpty(), "bullet-bql accepts it: " + theirs.errors());
+            List<Map<String, Object>> ours = ours(bql, records);
+            assertNotNull(ours, "this project accepts it");
+            assertFalse(ours.isEmpty(), "a case that says something: " + bql);
+            assertEquals(comparable(theirs.records(), bql), comparable(ours, bql), bql);
+        }));
+    }
+
+    /**
+     * LATERAL VIEW (chained, OUTER, lists with nulls, maps, missing and null fields) and EXPLODE in SELECT, over
+     * {@link #recordsWithNulls()}: the clauses and expressions see the aliases and the record's fields.
+     */
+    static final List<String> TABLE_FUNCTIONS = List.of(
+            "SELECT id, x FROM STREAM() LATERAL VIEW EXPLODE(l) AS x",
+            "SELECT id, x FROM STREAM() LATERAL VIEW OUTER EXPLODE(l) AS x WHERE n = 3 OR id = 'z1'",
+            "SELECT id, k, v FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, v)",
+            "SELECT id, k, v FROM STREAM() LATERAL VIEW OUTER EXPLODE(m) AS (k, v) WHERE s = 'red' OR s IS NULL",
+            "SELECT * FROM STREAM() LATERAL VIEW EXPLODE(l) AS x WHERE x > 20",
+            "SELECT id, x, k FROM STREAM() LATERAL VIEW EXPLODE(l) AS x LATERAL VIEW EXPLODE(m) AS (k, v) WHERE x >= 30",
+            "SELECT id, x, k, v FROM STREAM() LATERAL VIEW OUTER EXPLODE(l) AS x LATERAL VIEW OUTER EXPLODE(m) AS (k, v) "
+            + "WHERE n = 0",
+            "SELECT id, x + 1 AS y FROM STREAM() LATERAL VIEW EXPLODE(l) AS x WHERE s = 'red' OR x = 11",
+            "SELECT id, n AS x FROM STREAM() LATERAL VIEW EXPLODE(l) AS n WHERE n > 40",
+            "SELECT COUNT(*) FROM STREAM() LATERAL VIEW OUTER EXPLODE(l) AS x",
+            "SELECT s, COUNT(*) FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, v) WHERE k = 'k' GROUP BY s",
+            "SELECT EXPLODE(l) AS x FROM STREAM()",
+            "SELECT OUTER EXPLODE(m) AS (k, v) FROM STREAM() WHERE v = 1 OR k IS NULL",
+            "SELECT EXPLODE(l) AS x, x FROM STREAM() WHERE x > 30");
+
+    @TestFactory
+    Stream<DynamicTest> tableFunctionsGiveTheSameAnswer() {
+        List<String> records = recordsWithNulls();
+        BulletBqlReference reference = new BulletBqlReference();
+        return TABLE_FUNCTIONS.stream().map(bql -> DynamicTest.dynamicTest(bql, () -> {
             BulletBqlReference.Answer theirs = reference.run(bql, records);
             assertTrue(theirs.errors().isEmpty(), "bullet-bql accepts it: " + theirs.errors());
             List<Map<String, Object>> ours = ours(bql, records);
