@@ -120,9 +120,15 @@ final class BqlAst {
      * @param duration the STREAM duration in ms, {@link Long#MAX_VALUE} for MAX, or null for {@code STREAM()}
      * @param lateralViews the table functions of {@code LATERAL VIEW ... [LATERAL VIEW ...]}, in order; empty if none
      * @param selectTableFunctions the table functions of the SELECT list (bullet-bql allows one), in order
+     * @param subquery the inner query of {@code FROM (subquery)}, this query being its outer query; or null
      */
     record Query(boolean distinct, List<SelectItem> select, Long duration, Expr where, List<Expr> groupBy, Expr having,
                  List<SortItem> orderBy, Window window, Long limit, Pos limitPos, List<TableFn> lateralViews,
-                 List<TableFn> selectTableFunctions) {
+                 List<TableFn> selectTableFunctions, Query subquery) {
+        /** This query without its subquery: the outer query of {@code FROM (subquery)}. */
+        Query outer() {
+            return new Query(distinct, select, duration, where, groupBy, having, orderBy, window, limit, limitPos,
+                             lateralViews, selectTableFunctions, null);
+        }
     }
 }

@@ -12,10 +12,10 @@ import java.util.List;
 
 /**
  * A recursive-descent parser for bullet-bql 1.3's grammar: one statement into a {@link BqlAst.Query}. This class
- * reads the clauses (SELECT, FROM STREAM(...), WHERE, GROUP BY, HAVING, ORDER BY, WINDOWING, LIMIT); the
+ * reads the clauses (SELECT, FROM STREAM(...) or FROM (subquery), WHERE, GROUP BY, HAVING, ORDER BY, WINDOWING, LIMIT); the
  * expressions inside them are read by {@link ExpressionParser}, over one shared {@link TokenCursor}.
  *
- * <p>Constructs that the grammar has but this project's model cannot run (subqueries, type hints, ...) are
+ * <p>Constructs that the grammar has but this project's model cannot run (a subquery in a subquery, type hints, ...) are
  * parsed where cheap and left as {@link BqlAst.Unsupported} for the translator to report with a resolution, or are
  * a syntax error naming the construct.
  */
@@ -40,6 +40,19 @@ final class BqlParser {
     }
 
     private BqlAst.Query statement() {
+        BqlAst.Query query = query(false);
+        in.acceptSymbol(";");
+        if (in.peek().kind() != Kind.END) {
+            throw notAtEnd(query);
+        }
+        return query;
+    }
+
+    /**
+     * One query: bullet-bql's {@code innerQuery} (FROM STREAM(...)) or, at the top only, its {@code outerQuery}
+     * (FROM a parenthesized inner query, no WINDOWING).
+     */
+    private BqlAst.Query query(boolean nested) {
         in.expectWord("SELECT");
         boolean distinct = in.acceptWord("DISTINCT");
         List<BqlAst.SelectItem> select = new ArrayList<>();
@@ -49,8 +62,17 @@ final class BqlParser {
                 select.add(item);
             }
         } while (in.acceptSymbol(","));
+        List<BqlAst.TableFn> tableFunctions = List.copyOf(selectTableFunctions);
+        selectTableFunctions.clear();
         in.expectWord("FROM");
-        Long duration = stream();
+        BqlAst.Query subquery = null;
+        Long duration = null;
+        if (!nested && in.acceptSymbol("(")) {
+            subquery = query(true);
+            in.expectSymbol(")");
+        } else {
+            duration = stream();
+        }
         List<BqlAst.TableFn> lateralViews = new ArrayList<>();
         while (in.peek().is("LATERAL")) {
             in.advance();
@@ -80,7 +102,7 @@ final class BqlParser {
             in.expectWord("BY");
             orderBy = sortItems();
         }
-        if (in.peek().is("WINDOWING")) {
+        if (subquery == null && in.peek().is("WINDOWING")) {
             in.advance();
             window = window();
         }
@@ -88,13 +110,8 @@ final class BqlParser {
             limitPos = pos(in.advance());
             limit = in.wholeNumber("the LIMIT");
         }
-        in.acceptSymbol(";");
-        BqlAst.Query query = new BqlAst.Query(distinct, select, duration, where, groupBy, having, orderBy, window, limit,
-                                              limitPos, lateralViews, selectTableFunctions);
-        if (in.peek().kind() != Kind.END) {
-            throw notAtEnd(query);
-        }
-        return query;
+        return new BqlAst.Query(distinct, select, duration, where, groupBy, having, orderBy, window, limit,
+                                limitPos, lateralViews, tableFunctions, subquery);
     }
 
     /** The items after ORDER BY: expressions, each optionally followed by ASC or DESC. */
@@ -186,7 +203,8 @@ final class BqlParser {
     /** {@code STREAM()}, {@code STREAM(n, TIME)}, {@code STREAM(MAX, TIME)}: the duration, or null. */
     private Long stream() {
         if (in.peek().isSymbol("(")) {
-            throw in.unsupported("a subquery (FROM (SELECT ...))", "Run the inner query on its own: SELECT ... FROM STREAM(...)");
+            throw in.unsupported("a subquery inside a subquery (FROM (SELECT ... FROM (SELECT ...)))",
+                                 "Nest one level only: SELECT ... FROM (SELECT ... FROM STREAM(...))");
         }
         in.expectWord("STREAM");
         in.expectSymbol("(");

@@ -69,10 +69,31 @@ final class BqlTranslator {
     }
 
     static Translation translate(BqlAst.Query q) {
+        if (q.subquery() != null) {
+            return translateNested(q);
+        }
         BqlTranslator t = new BqlTranslator(q);
         JsonObject json = t.build();
         List<BulletError> errors = t.ctx.errors();
         return errors.isEmpty() ? new Translation(json, List.of()) : new Translation(null, errors);
+    }
+
+    /**
+     * {@code SELECT ... FROM (subquery)}: the subquery is the query, the statement around it its
+     * {@code "outerQuery"} (as bullet-bql 1.3.2 builds bullet-core's outer query); each is translated on its own and
+     * the problems of both are reported, the inner query's first.
+     */
+    private static Translation translateNested(BqlAst.Query q) {
+        Translation inner = translate(q.subquery());
+        Translation outer = translate(q.outer());
+        List<BulletError> errors = new ArrayList<>(inner.errors());
+        errors.addAll(outer.errors());
+        if (!errors.isEmpty()) {
+            return new Translation(null, errors);
+        }
+        JsonObject json = inner.query().deepCopy();
+        json.add("outerQuery", outer.query());
+        return new Translation(json, List.of());
     }
 
     private enum Type { SELECT, SELECT_ALL, SELECT_DISTINCT, GROUP, COUNT_DISTINCT, DISTRIBUTION, TOP_K }

@@ -131,7 +131,7 @@ public final class SettingsTable {
             "window", "name", "number", "emit_time", "expected_emit_time", "size",
             "sketches", "was_estimated", "standard_deviations", "family", "theta", "uniques_estimate",
             "minimum_value", "maximum_value", "items_seen", "normalized_rank_error", "maximum_count_error",
-            "active_items", "errors", "warnings");
+            "active_items", "errors", "warnings", "inner_query");
 
     private static final int MAX_SKETCH_ENTRIES = 1 << 26;
     /** Width of the comment lines of the documented settings file. */

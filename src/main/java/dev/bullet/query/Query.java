@@ -21,11 +21,15 @@ import java.util.List;
  * @param original the query as submitted, echoed in result metadata
  * @param tableFunction the table function run on each record before everything else ({@link TableFunction}), or
  *                      {@code null}
+ * @param outerQuery the outer query ({@code "outerQuery"} in the JSON query, BQL's {@code FROM (subquery)}), run on the
+ *                   rows of each result of this query to give the result emitted instead; {@code null} for none. It
+ *                   has no window and no outer query of its own; its duration is not used
  */
 public record Query(Clause filter, List<Expr> where, List<NamedField> projection, List<ComputedField> computed,
                     Aggregation aggregation,
                     List<PostAggregation> postAggregations, Window window, long durationMs,
-                    JsonElement original, List<BulletError> warnings, TableFunction tableFunction) {
+                    JsonElement original, List<BulletError> warnings, TableFunction tableFunction,
+                    Query outerQuery) {
     public Query {
         where = List.copyOf(where);
         projection = projection == null ? null : List.copyOf(projection);
@@ -39,7 +43,13 @@ public record Query(Clause filter, List<Expr> where, List<NamedField> projection
                  Aggregation aggregation, List<PostAggregation> postAggregations, Window window, long durationMs,
                  JsonElement original, List<BulletError> warnings) {
         this(filter, where, projection, computed, aggregation, postAggregations, window, durationMs, original, warnings,
-             null);
+             null, null);
+    }
+
+    /** The same query with another {@link #original()} (what result metadata echoes). */
+    public Query withOriginal(JsonElement newOriginal) {
+        return new Query(filter, where, projection, computed, aggregation, postAggregations, window, durationMs,
+                         newOriginal, warnings, tableFunction, outerQuery);
     }
 
     public boolean isRaw() {

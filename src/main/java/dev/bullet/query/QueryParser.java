@@ -31,7 +31,10 @@ import static dev.bullet.query.JsonShapes.isNumber;
  */
 public final class QueryParser {
     private static final Set<String> TOP_LEVEL = Set.of("filters", "projection", "aggregation", "postAggregations",
-                                                        "window", "duration", "lateralView", "tableFunction");
+                                                        "window", "duration", "lateralView", "tableFunction",
+                                                        "outerQuery");
+    /** What an outer query cannot have (bullet-core: it has no window, and no outer query of its own). */
+    private static final Set<String> NOT_IN_OUTER = Set.of("window", "duration", "outerQuery");
 
     private final QuerySettings settings;
 
@@ -88,14 +91,11 @@ public final class QueryParser {
         if (!translation.isValid()) {
             return new Result(null, translation.errors());
         }
-        Result result = build(translation.query());
+        Result result = build(translation.query(), false);
         if (!result.isValid()) {
             return result;
         }
-        Query q = result.query();
-        return new Result(new Query(q.filter(), q.where(), q.projection(), q.computed(), q.aggregation(),
-                                    q.postAggregations(), q.window(), q.durationMs(), new JsonPrimitive(bql),
-                                    q.warnings(), q.tableFunction()), List.of());
+        return new Result(result.query().withOriginal(new JsonPrimitive(bql)), List.of());
     }
 
     /** The BQL of a query text (bare, or {@code {"query": "..."}}), or null when it is a JSON query. */
@@ -124,7 +124,7 @@ public final class QueryParser {
             return failure(BulletError.of("The query must be a JSON object, got " + describe(root),
                                           "Send an object such as {\"aggregation\": {\"type\": \"RAW\", \"size\": 1}}"));
         }
-        return build(root.getAsJsonObject());
+        return build(root.getAsJsonObject(), false);
     }
 
     private static Result failure(BulletError error) {
@@ -142,14 +142,19 @@ public final class QueryParser {
     }
 
     /** One parse: every part's parser reports into one {@link Problems}; the query is built only if there are none. */
-    private Result build(JsonObject json) {
+    private Result build(JsonObject json, boolean outer) {
         Problems problems = new Problems();
         for (String key : json.keySet()) {
             if (!TOP_LEVEL.contains(key)) {
                 problems.error("Unknown query member \"" + key + "\"",
                                "Remove it, or use one of: " + String.join(", ", new TreeSet<>(TOP_LEVEL)));
+            } else if (outer && NOT_IN_OUTER.contains(key)) {
+                problems.error("An outer query cannot have \"" + key + "\"",
+                               "Remove \"" + key + "\" from \"outerQuery\"; the inner query's window and duration "
+                               + "decide when the outer query runs");
             }
         }
+        Query outerQuery = outer ? null : parseOuter(json.get("outerQuery"), problems);
         FilterParser filters = new FilterParser(problems, settings);
         ProjectionParser projections = new ProjectionParser(problems, settings.limits());
         Clause filter = filters.parse(json.get("filters"));
@@ -178,8 +183,26 @@ public final class QueryParser {
             return new Result(null, problems.errors());
         }
         Query query = new Query(filter, filters.expressions(), projection, computed, aggregation, postAggregations,
-                                window, duration, json, problems.warnings(), tableFunction);
+                                window, duration, json, problems.warnings(), tableFunction, outerQuery);
         return new Result(query, List.of());
+    }
+
+    /** The outer query, or null when there is none or it is invalid (each of its problems is reported). */
+    private Query parseOuter(JsonElement e, Problems problems) {
+        if (absent(e)) {
+            return null;
+        }
+        if (!e.isJsonObject()) {
+            problems.error("\"outerQuery\" must be a query object, got " + describe(e),
+                           "Write \"outerQuery\": {...}, an object with the members of a query but no window or "
+                           + "duration");
+            return null;
+        }
+        Result result = build(e.getAsJsonObject(), true);
+        for (BulletError error : result.errors()) {
+            problems.error(new BulletError("outerQuery: " + error.error(), error.resolutions()));
+        }
+        return result.query();
     }
 
 private static long parseDuration(JsonElement e, QuerySettings settings, Problems problems) {

@@ -19,7 +19,8 @@ import java.util.Set;
 /**
  * The combining half of a query (the Join side of the Filter/Join protocol, SPEC §3.5): merges the partials of
  * every Filter task, closes windows, applies post-aggregations, enforces the duration, RAW size and rate limit,
- * and produces each window's result and the final one.
+ * and produces each window's result and the final one; a query with an outer query emits, for each of them, what
+ * its outer query gives over it ({@link OuterQueryRunner}).
  *
  * <p>Time only moves through the {@code now} arguments (SPEC: inject the clock). The final result of a query that
  * ran its duration waits until every one of the {@code partitions} Filter tasks sent its last partial, or until
@@ -256,7 +257,9 @@ public final class JoinQuerier {
             m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
                                      "restartedAt", restoredAt, "window", windowNumber));
         }
-        return new Result(rows, m, isFinal);
+        Result result = new Result(rows, m, isFinal);
+        // the outer query (bullet-core: after the post-aggregations of every result, each window's and the final one)
+        return query.outerQuery() == null ? result : OuterQueryRunner.run(id, query, settings, result, now);
     }
 
     /**

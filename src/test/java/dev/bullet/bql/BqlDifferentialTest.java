@@ -125,7 +125,11 @@ class BqlDifferentialTest {
             "SELECT COUNT(DISTINCT b, t) FROM STREAM()",
             "SELECT TOP(2, b) FROM STREAM()",
             "SELECT QUANTILE(t, MANUAL, 0.5, 1.0) FROM STREAM()",
-            "SELECT FREQ(b, MANUAL, 0.5) FROM STREAM()");
+            "SELECT FREQ(b, MANUAL, 0.5) FROM STREAM()",
+            "SELECT COUNT(*) FROM (SELECT * FROM STREAM() WHERE s = 'red')",
+            "SELECT s, SUM(c), COUNT(*) AS k FROM (SELECT s, n, COUNT(*) AS c FROM STREAM() GROUP BY s, n) GROUP BY s",
+            "SELECT * FROM (SELECT s, COUNT(*) AS c FROM STREAM() GROUP BY s) WHERE c > 5",
+            "SELECT id, n FROM (SELECT id, n FROM STREAM() WHERE n > 2) WHERE n < 5 LIMIT 3");
 
     /** What bullet-bql 1.3.2 rejects, rejected here too (the model would run it, but not as bullet-core would). */
     static final List<String> BOTH_REJECT = List.of(
@@ -143,7 +147,10 @@ class BqlDifferentialTest {
             "SELECT EXPLODE(l) AS x, COUNT(*) FROM STREAM()",
             "SELECT EXPLODE(l) AS x FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, v)",
             "SELECT id FROM STREAM() LATERAL VIEW EXPLODE(m) AS (k, k)",
-            "SELECT EXPLODE(l) AS x, id FROM STREAM() WHERE x > 30");
+            "SELECT EXPLODE(l) AS x, id FROM STREAM() WHERE x > 30",
+            "SELECT COUNT(*) FROM (SELECT * FROM STREAM()) WINDOWING TUMBLING(5000, TIME)",
+            "SELECT * FROM (SELECT * FROM (SELECT * FROM STREAM()))",
+            "SELECT * FROM (SELECT * FROM STREAM()) WHERE COUNT(*) > 1");
 
     @TestFactory
     Stream<DynamicTest> rejectedAsBulletBqlRejectsIt() {
