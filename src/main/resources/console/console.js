@@ -12,6 +12,8 @@ const EXAMPLES = {
   'Quantiles': '{"aggregation":{"type":"DISTRIBUTION","fields":{"d_00":"v"},"attributes":{"type":"QUANTILE","numberOfPoints":11}},"duration":5000}',
   'BQL: count by kind': 'SELECT s_00, COUNT(*) FROM STREAM(5000, TIME) GROUP BY s_00',
   'BQL: expressions': "SELECT id, l_0 + l_1 AS total, UPPER(s_01) AS word FROM STREAM(10000, TIME) WHERE s_00 = 'alpha' AND l_0 % 2 = 0 LIMIT 5",
+  'BQL: lateral view': 'SELECT id, e FROM STREAM(10000, TIME) LATERAL VIEW EXPLODE(lm_0) AS e LIMIT 10',
+  'BQL: outer query': 'SELECT COUNT(*) AS kinds FROM (SELECT s_00, COUNT(*) FROM STREAM(5000, TIME) GROUP BY s_00)',
 };
 
 const $ = (id) => document.getElementById(id);
@@ -33,7 +35,7 @@ function highlight(text) {
         return `<span class="tk-lit">${lit}</span>`;
       });
   }
-  const kw = /\b(SELECT|FROM|STREAM|WHERE|AND|OR|NOT|IN|IS|NULL|GROUP|BY|HAVING|ORDER|ASC|DESC|LIMIT|WINDOWING|EVERY|TUMBLING|TIME|RECORD|ALL|FIRST|AS|DISTINCT|COUNT|SUM|AVG|MIN|MAX|TOP|QUANTILE|FREQ|CUMFREQ|RLIKE|SIZEOF|CONTAINSKEY|CONTAINSVALUE|LINEAR|REGION|MANUAL|XOR|BETWEEN|CAST|IF|TRIM|LOWER|UPPER|ABS|HASH|SUBSTRING|SUBSTR|UNIXTIMESTAMP|FILTER|NOW|SIZEIS|ANY)\b/gi;
+  const kw = /\b(SELECT|FROM|STREAM|WHERE|AND|OR|NOT|IN|IS|NULL|GROUP|BY|HAVING|ORDER|ASC|DESC|LIMIT|WINDOWING|EVERY|TUMBLING|TIME|RECORD|ALL|FIRST|AS|DISTINCT|COUNT|SUM|AVG|MIN|MAX|TOP|QUANTILE|FREQ|CUMFREQ|RLIKE|SIZEOF|CONTAINSKEY|CONTAINSVALUE|LINEAR|REGION|MANUAL|XOR|BETWEEN|CAST|IF|TRIM|LOWER|UPPER|ABS|HASH|SUBSTRING|SUBSTR|UNIXTIMESTAMP|FILTER|NOW|SIZEIS|ANY|LATERAL|VIEW|EXPLODE|OUTER)\b/gi;
   return escapeHtml(text).replace(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(\b\d+(?:\.\d+)?\b)|([A-Za-z_]+)/g, (m, str, num, word) => {
     if (str) return `<span class="tk-str">${str}</span>`;
     if (num) return `<span class="tk-num">${num}</span>`;
