@@ -6,9 +6,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,12 +37,7 @@ public final class ExpressionQueries {
         if (early != Cli.RUN) {
             System.exit(early);
         }
-        String text = String.join("\n", new ExpressionQueries().generate()) + "\n";
-        if (o.file != null) {
-            Files.writeString(Path.of(o.file), text, StandardCharsets.UTF_8);
-        } else {
-            System.out.print(text);
-        }
+        RealisticQueries.writeLines(new ExpressionQueries().generate(), o.file);
     }
 
     /** The 1,000 queries, in a fixed shuffled order. */

@@ -68,9 +68,14 @@ public final class RealisticQueries {
         if (early != Cli.RUN) {
             System.exit(early);
         }
-        String text = String.join("\n", o.rlike ? rlikeOnly() : generate()) + "\n";
-        if (o.file != null) {
-            Files.writeString(Path.of(o.file), text, StandardCharsets.UTF_8);
+        writeLines(o.rlike ? rlikeOnly() : generate(), o.file);
+    }
+
+    /** Writes a query set, one query per line, to {@code file}, or to stdout when it is null. */
+    static void writeLines(List<String> queries, String file) throws IOException {
+        String text = String.join("\n", queries) + "\n";
+        if (file != null) {
+            Files.writeString(Path.of(file), text, StandardCharsets.UTF_8);
         } else {
             System.out.print(text);
         }

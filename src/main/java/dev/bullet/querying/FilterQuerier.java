@@ -145,10 +145,8 @@ public final class FilterQuerier {
         }
         if (where.length > 0 || computed.length > 0) {
             evaluationTime = now;
-            for (Evaluator filter : where) {
-                if (!Evaluators.matches(filter.evaluate(record))) {
-                    return false;
-                }
+            if (!passes(record)) {
+                return false;
             }
         }
         accept(record, now);
@@ -168,6 +166,7 @@ public final class FilterQuerier {
         return matched;
     }
 
+    /** Whether every expression filter is TRUE of the record. */
     private boolean passes(Record record) {
         for (Evaluator filter : where) {
             if (!Evaluators.matches(filter.evaluate(record))) {
