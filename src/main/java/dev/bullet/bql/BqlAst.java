@@ -1,5 +1,7 @@
 package dev.bullet.bql;
 
+import dev.bullet.query.expr.ExprType;
+
 import java.util.List;
 
 /**
@@ -29,8 +31,14 @@ final class BqlAst {
      * @param segments map keys (String), list indices (Integer) and keys computed by an expression ({@link Expr}: the
      *                 grammar's {@code field[expression]}, and an index after a key, {@code a[0][1]}), from the top
      * @param name     how bullet-bql names the column, e.g. {@code a['k']}
+     * @param hint     the type of a type hint ({@code a : STRING}), or null: it types the field for bullet-bql's type
+     *                 checks ({@link BqlTypeChecker}) and is not a cast
      */
-    record Field(List<Object> segments, String name, Pos pos) implements Expr {
+    record Field(List<Object> segments, String name, Pos pos, ExprType hint) implements Expr {
+        Field(List<Object> segments, String name, Pos pos) {
+            this(segments, name, pos, null);
+        }
+
         /** Whether a key is computed by an expression: then the field has no plain path. */
         boolean computed() {
             return segments.stream().anyMatch(s -> s instanceof Expr);

@@ -100,6 +100,7 @@ final class BqlTranslator {
 
     /** The JSON query, or null when the statement mixes query types (the problems are in the context). */
     private JsonObject build() {
+        new BqlTypeChecker(ctx).check(q);
         List<Expr> aggregates = aggregates();
         checkAggregatePlacement();
         Type type = type(aggregates);

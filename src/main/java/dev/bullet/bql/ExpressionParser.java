@@ -8,6 +8,7 @@ import dev.bullet.bql.BqlAst.Expr;
 import dev.bullet.bql.BqlAst.Pos;
 import dev.bullet.bql.BqlLexer.Kind;
 import dev.bullet.bql.BqlLexer.Token;
+import dev.bullet.query.expr.ExprType;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -239,14 +240,25 @@ final class ExpressionParser {
             } else if (t.isSymbol(":")) {
                 in.advance();
                 String type = fieldType();
-                throw new BqlSyntaxException(t.line(), t.column(), "the type hint " + name(e) + " : " + type
-                                             + " is not supported",
-                                             "Remove ': " + type + "' and write " + name(e) + ": a field is read with the "
-                                             + "type its value has, and a literal compared with it is cast to that type");
+                if (!(e instanceof BqlAst.Field f) || f.hint() != null) {
+                    throw new BqlSyntaxException(t.line(), t.column(), "a type hint (: " + type + ") can follow a field "
+                                                 + "only, not " + name(e), "Write field : TYPE, e.g. a : STRING");
+                }
+                e = track(new BqlAst.Field(f.segments(), f.name(), f.pos(), ExprType.named(hintTypeName(type))), f);
             } else {
                 return e;
             }
         }
+    }
+
+    /** The type named {@code LIST[MAP[STRING]]} and the like: STRING_MAP_LIST. */
+    private static String hintTypeName(String type) {
+        String[] parts = type.replace("]", "").split("\\[");
+        StringBuilder name = new StringBuilder(parts[parts.length - 1]);
+        for (int i = parts.length - 2; i >= 0; i--) {
+            name.append('_').append(parts[i]);
+        }
+        return name.toString();
     }
 
     /** bullet-bql's field types: a primitive, LIST[p], MAP[p], LIST[MAP[p]] or MAP[MAP[p]]. */

@@ -320,11 +320,16 @@ class BqlDifferentialTest {
 
     /** Rows with numbers as doubles: a list when the query orders them, else a multiset. */
     private static Object comparable(List<Map<String, Object>> rows, String bql) {
+        return comparable(rows, bql.contains("ORDER BY") && !bql.contains("DESC LIMIT"));
+    }
+
+    /** Rows with numbers as doubles: a list when {@code ordered}, else a multiset. */
+    static Object comparable(List<Map<String, Object>> rows, boolean ordered) {
         List<Object> normalized = new ArrayList<>();
         for (Map<String, Object> row : rows) {
             normalized.add(normalize(row));
         }
-        if (bql.contains("ORDER BY") && !bql.contains("DESC LIMIT")) {
+        if (ordered) {
             return normalized;
         }
         Map<Object, Integer> counts = new HashMap<>();
