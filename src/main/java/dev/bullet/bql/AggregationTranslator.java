@@ -143,9 +143,14 @@ final class AggregationTranslator extends ClauseTranslator {
         if (fields.size() > 0) {
             aggregation.add("fields", fields);
         }
+        JsonObject attributes = new JsonObject();
         if (!operations.isEmpty()) {
-            JsonObject attributes = new JsonObject();
             attributes.add("operations", operations);
+        }
+        if (fields.size() > 0) {
+            attributes.addProperty("groupValuesAsStrings", true);
+        }
+        if (attributes.size() > 0) {
             aggregation.add("attributes", attributes);
         }
         json.add("aggregation", aggregation);

@@ -122,6 +122,9 @@ final class SelectTranslator extends ClauseTranslator {
         aggregation.addProperty("type", "GROUP");
         sizeFromLimit(aggregation);
         aggregation.add("fields", fields);
+        JsonObject attributes = new JsonObject();
+        attributes.addProperty("groupValuesAsStrings", true);
+        aggregation.add("attributes", attributes);
         json.add("aggregation", aggregation);
     }
 }

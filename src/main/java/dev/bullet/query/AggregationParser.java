@@ -166,7 +166,17 @@ final class AggregationParser {
             problems.error("GROUP needs fields to group by, operations to compute, or both",
                   "Add \"fields\": {\"<path>\": \"<name>\"} (DISTINCT) and/or \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}");
         }
-        return new Aggregation(AggregationType.GROUP, size, fields, operations, null, null, null);
+        JsonElement strings = attributes.get("groupValuesAsStrings");
+        boolean asStrings = false;
+        if (!absent(strings)) {
+            if (strings.isJsonPrimitive() && strings.getAsJsonPrimitive().isBoolean()) {
+                asStrings = strings.getAsBoolean();
+            } else {
+                problems.error("aggregation.attributes.groupValuesAsStrings must be true or false, got " + describe(strings),
+                      "Write \"groupValuesAsStrings\": true for bullet-core's string group values (BQL's), or leave it out");
+            }
+        }
+        return new Aggregation(AggregationType.GROUP, size, fields, operations, null, null, null, asStrings);
     }
 
     private GroupOperation groupOperation(JsonElement e, String where) {

@@ -194,7 +194,7 @@ class BqlCorpusTest {
     }
 
     private static String abbreviate(Object value) {
-        String s = String.valueOf(value);
+        String s = (value instanceof List<?> l ? l.size() + " rows " : "") + value;
         return s.length() > 400 ? s.substring(0, 400) + "..." : s;
     }
 }

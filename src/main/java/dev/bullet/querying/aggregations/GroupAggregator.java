@@ -25,6 +25,7 @@ final class GroupAggregator implements Aggregator {
     private final int size;
     private final int entries;
     private final GroupSpec spec;
+    private final boolean asStrings;
     private final SketchKeys.Fields keys;
     private final GroupMetrics.Support support;
     private final UpdatableSketchBuilder<Record, GroupMetrics> builder;
@@ -36,6 +37,7 @@ final class GroupAggregator implements Aggregator {
         this.size = aggregation.size();
         this.entries = settings.groupEntries();
         this.spec = new GroupSpec(aggregation.fields(), aggregation.operations());
+        this.asStrings = aggregation.groupValuesAsStrings();
         this.keys = SketchKeys.fields(spec.fields());
         this.support = new GroupMetrics.Support(spec);
         this.builder = new UpdatableSketchBuilder<Record, GroupMetrics>(support).setNominalEntries(entries);
@@ -84,9 +86,24 @@ final class GroupAggregator implements Aggregator {
             if (rows.size() >= size) {
                 break;
             }
-            rows.add(g.toRow());
+            Map<String, Object> row = g.toRow();
+            if (asStrings) {
+                spec.fields().forEach(f -> row.put(f.name(), bulletCoreString(row.get(f.name()))));
+            }
+            rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * A group value as bullet-core 1.5.2 groups by it ({@code Objects.toString} of the value forced to STRING): a
+     * number or boolean in Java's form, a missing value {@code "null"}; other values (lists, maps) are left as they are.
+     */
+    static Object bulletCoreString(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        return value instanceof Number || value instanceof Boolean ? String.valueOf(value) : value;
     }
 
     @Override
