@@ -48,7 +48,50 @@ final class BqlTypeChecker {
         q.groupBy().forEach(this::type);
         q.orderBy().forEach(s -> type(s.expr()));
         condition(q.where(), "WHERE");
+        if (!q.selectTableFunctions().isEmpty() && q.where() != null) {
+            onlyAliases(q.where(), q.selectTableFunctions().get(0));
+        }
         condition(q.having(), "HAVING");
+    }
+
+    /**
+     * With EXPLODE in SELECT, WHERE sees the generated records, which hold the aliases only: bullet-bql's schema has
+     * no other field, and naming one is an error.
+     */
+    private void onlyAliases(Expr where, BqlAst.TableFn fn) {
+        List<Field> fields = new ArrayList<>();
+        collectFields(where, fields);
+        for (Field f : fields) {
+            Object top = f.segments().get(0);
+            if (!top.equals(fn.keyAlias()) && !top.equals(fn.valueAlias())) {
+                ctx.error(f.pos(), "the field " + top + " does not exist in the records EXPLODE in SELECT generates",
+                          "Name only " + fn.keyAlias() + (fn.valueAlias() == null ? "" : " or " + fn.valueAlias())
+                          + " in WHERE, or use LATERAL VIEW EXPLODE(...) to keep the record's fields");
+            }
+        }
+    }
+
+    private static void collectFields(Expr e, List<Field> out) {
+        if (e instanceof Field f) {
+            out.add(f);
+        } else if (e instanceof Parens p) {
+            collectFields(p.inner(), out);
+        } else if (e instanceof Binary b) {
+            collectFields(b.left(), out);
+            collectFields(b.right(), out);
+        } else if (e instanceof Unary u) {
+            collectFields(u.operand(), out);
+        } else if (e instanceof IsNull n) {
+            collectFields(n.operand(), out);
+        } else if (e instanceof Call c) {
+            c.args().forEach(a -> collectFields(a, out));
+        } else if (e instanceof ListExpr l) {
+            l.items().forEach(a -> collectFields(a, out));
+        } else if (e instanceof Between b) {
+            List.of(b.value(), b.lower(), b.upper()).forEach(a -> collectFields(a, out));
+        } else if (e instanceof Cast c) {
+            collectFields(c.operand(), out);
+        }
     }
 
     private void condition(Expr e, String clause) {
@@ -72,7 +115,7 @@ final class BqlTypeChecker {
         }
         if (e instanceof Field f) {
             f.segments().stream().filter(s -> s instanceof Expr).forEach(s -> type((Expr) s));
-            return f.hint() == null ? UNKNOWN : f.hint();
+            return f.hint() == null ? UNKNOWN : hinted(f);
         }
         if (e instanceof ListExpr l) {
             return list(l);
@@ -138,6 +181,24 @@ final class BqlTypeChecker {
             t.operands().forEach(this::type);
         }
         return UNKNOWN;
+    }
+
+    /**
+     * A hinted field: the hint types its top-level field (as in bullet-bql), so a key of it must suit that type: an
+     * index of a LIST, a key of a MAP (an expression key, of either); the field's type is then the member's.
+     */
+    private ExprType hinted(Field f) {
+        ExprType t = f.hint();
+        for (Object segment : f.segments().subList(1, f.segments().size())) {
+            boolean ok = segment instanceof Expr ? t.isList() || t.isMap()
+                    : segment instanceof Integer ? t.isList() : t.isMap();
+            if (!ok) {
+                fail(f, "the subfield " + f.name() + " is invalid since the field " + f.segments().get(0) + " has type " + t);
+                return UNKNOWN;
+            }
+            t = t.subType();
+        }
+        return t;
     }
 
     private ExprType list(ListExpr l) {
