@@ -179,6 +179,16 @@ class BqlTest {
     }
 
     @Test
+    void groupValuesAsStringsIsABoolean() {
+        String json = "{\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"a\":\"a\"},\"attributes\":{\"groupValuesAsStrings\":%s}}}";
+        assertTrue(parser.parse(String.format(json, "true")).query().aggregation().groupValuesAsStrings());
+        QueryParser.Result bad = parser.parse(String.format(json, "\"yes\""));
+        assertFalse(bad.isValid());
+        assertTrue(bad.errors().get(0).error().contains("groupValuesAsStrings must be true or false"), bad.errors().toString());
+        assertTrue(parser.parse("SELECT a, COUNT(*) FROM STREAM() GROUP BY a").query().aggregation().groupValuesAsStrings());
+    }
+
+    @Test
     void streamMaxAsksForTheLongestDuration() {
         Query q = parser.parse("SELECT * FROM STREAM(MAX, TIME)").query();
         assertEquals(QuerySettings.defaults().maxDurationMs(), q.durationMs());
