@@ -59,7 +59,10 @@ nimbus.thrift.port: $NIMBUS_PORT
 supervisor.thrift.port: $3
 storm.local.hostname: "127.0.0.1"
 storm.local.dir: "$2"
-dev.zookeeper.path: "$H/dev-zk"
+# What Storm lets us bind to loopback is bound there (ZooKeeper: zookeeper.cfg). Nimbus's and the Supervisors' thrift
+# ports and the workers' netty ports have no bind address in Storm 2.8: they listen on every interface (README:
+# "Ports and interfaces"). The UI, logviewer and DRPC are not started here; were one started, it would stay local.
+ui.host: "127.0.0.1"
 supervisor.slots.ports: [$4]
 worker.childopts: "-Xmx%HEAP-MEM%m -XX:+HeapDumpOnOutOfMemoryError"
 supervisor.memory.capacity.mb: 8192.0
@@ -127,10 +130,24 @@ daemon_opts() { # name [storm.conf.file]
   echo "-server -Ddaemon.name=$1 -Dstorm.options= -Dstorm.home=$H -Dstorm.log.dir=$H/logs -Dstorm.conf.file=${2:-} -Dlogfile.name=$1.log -Dlog4j.configurationFile=$H/log4j2/cluster.xml"
 }
 
-start_daemon() { # name heap main-class [storm.conf.file]
+start_daemon() { # name heap main-class [storm.conf.file [main arguments...]]
+  local name="$1" heap="$2" main="$3" conf="${4:-}"
+  shift $(($# < 4 ? $# : 4))
   # shellcheck disable=SC2046
-  nohup java $(daemon_opts "$1" "${4:-}") "$2" -cp "$DAEMON_CP" "$3" > "$RUN/$1.out" 2>&1 &
-  echo $! > "$RUN/$1.pid"
+  nohup java $(daemon_opts "$name" "$conf") "$heap" -cp "$DAEMON_CP" "$main" "$@" > "$RUN/$name.out" 2>&1 &
+  echo $! > "$RUN/$name.pid"
+}
+
+# ZooKeeper standalone on 127.0.0.1 only, its admin HTTP server off (it would listen on 0.0.0.0:8080).
+write_zookeeper_cfg() {
+  cat > "$H/conf/zookeeper.cfg" <<CFG
+tickTime=2000
+dataDir=$H/dev-zk
+clientPort=$ZK_PORT
+clientPortAddress=127.0.0.1
+admin.enableServer=false
+4lw.commands.whitelist=srvr,ruok
+CFG
 }
 
 stop_pid_file() { # FILE: TERM, wait up to 15 s, then KILL
@@ -169,7 +186,9 @@ case "$cmd" in
     rm -rf "$H"/storm-local* "$H/dev-zk" "$H/storm_rocks" "$H"/logs/* "$H"/conf/supervisor-*.yaml
     mkdir -p "$H/logs"
     for ((i = 0; i < supervisors; i++)); do supervisor_yaml "$i" "$supervisors"; done
-    start_daemon dev_zookeeper -Xmx256m org.apache.storm.command.DevZookeeper
+    write_zookeeper_cfg
+    start_daemon zookeeper -Xmx256m org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServerMain \
+      "" "$H/conf/zookeeper.cfg"
     await 60 "ZooKeeper on $ZK_PORT" port_open "$ZK_PORT"
     start_daemon nimbus -Xmx512m org.apache.storm.daemon.nimbus.Nimbus
     for ((i = 0; i < supervisors; i++)); do
@@ -209,7 +228,7 @@ case "$cmd" in
     exec java -client -Dstorm.home="$H" -Dstorm.conf.file= -cp "$DAEMON_CP" org.apache.storm.command.KillTopology "$1" -w 1 ;;
   stop)
     kill_workers TERM
-    for f in "$RUN"/supervisor*.pid "$RUN/nimbus.pid" "$RUN/dev_zookeeper.pid"; do
+    for f in "$RUN"/supervisor*.pid "$RUN/nimbus.pid" "$RUN/zookeeper.pid" "$RUN/dev_zookeeper.pid"; do
       [[ -f "$f" ]] && stop_pid_file "$f"
     done
     kill_workers KILL

@@ -157,6 +157,16 @@ public final class BulletSettings implements Serializable {
         return (Map<String, String>) typed(key, SettingType.STRING_MAP);
     }
 
+    /**
+     * The unmodifiable, ordered value of a map of Kafka client properties (name → value as text), e.g.
+     * {@link SettingsTable#PUBSUB_KAFKA_PROPERTIES}. Its secret values must not be logged: show it through
+     * {@link KafkaProperties#masked}.
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> getProperties(String key) {
+        return (Map<String, String>) typed(key, SettingType.PROPERTIES);
+    }
+
     /** Whether {@code key} was set by a YAML file or an override rather than left at its default. */
     public boolean isSet(String key) {
         definition(key);
@@ -201,11 +211,17 @@ public final class BulletSettings implements Serializable {
         return passthrough;
     }
 
-    /** The effective settings, one {@code key: value} per line, sorted; unset keys are left out. */
+    /**
+     * The effective settings, one {@code key: value} per line, sorted; unset keys are left out, and the secret values
+     * of the Kafka client properties are {@value KafkaProperties#HIDDEN}.
+     */
     @Override
+    @SuppressWarnings("unchecked")
     public String toString() {
         StringBuilder out = new StringBuilder();
-        new TreeMap<>(values).forEach((key, value) -> out.append(key).append(": ").append(value).append('\n'));
+        new TreeMap<>(values).forEach((key, value) -> out.append(key).append(": ")
+                .append(definition(key).type() == SettingType.PROPERTIES
+                        ? KafkaProperties.masked((Map<String, String>) value) : value).append('\n'));
         new TreeMap<>(passthrough).forEach((key, value) -> out.append(key).append(": ").append(value).append('\n'));
         return out.toString();
     }
@@ -351,6 +367,14 @@ public final class BulletSettings implements Serializable {
                 return;
             }
             Optional<Setting> definition = SettingsTable.definition(key);
+            Optional<Setting> properties = definition.isEmpty() ? propertiesMapOf(key) : Optional.empty();
+            if (properties.isPresent()) {
+                // "bullet.pubsub.kafka.properties.security.protocol: X" is the entry security.protocol of the map
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put(key.substring(properties.get().name().length() + 1), raw);
+                apply(source, properties.get().name(), entry, values, set, badKeys, passthrough);
+                return;
+            }
             if (definition.isEmpty()) {
                 problems.add(key + where + ": unknown setting" + SettingsTable.closestKey(key)
                         .map(k -> "; did you mean " + k + "?")
@@ -374,6 +398,14 @@ public final class BulletSettings implements Serializable {
                 values.put(key, value.get());
             }
             set.add(key);
+        }
+
+        /** The map of Kafka client properties that {@code key} names an entry of (its name plus a dot, plus more). */
+        private static Optional<Setting> propertiesMapOf(String key) {
+            return SettingsTable.DEFINITIONS.values().stream()
+                    .filter(s -> s.type() == SettingType.PROPERTIES && key.startsWith(s.name() + ".")
+                            && key.length() > s.name().length() + 1)
+                    .findFirst();
         }
 
         /** A deep, unmodifiable, serializable copy of a passthrough value. */

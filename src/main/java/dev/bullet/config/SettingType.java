@@ -14,7 +14,10 @@ import java.util.function.Consumer;
  * The value types a setting can have, and how a raw value (as parsed from YAML, or a string from a command-line
  * flag) becomes the canonical Java value: {@link Boolean}, {@link Integer}, {@link Long}, {@link Double},
  * {@link String}, an unmodifiable {@code List<String>}, or an unmodifiable insertion-ordered
- * {@code Map<String, Integer>} / {@code Map<String, String>}.
+ * {@code Map<String, Integer>} / {@code Map<String, String>}. {@link #PROPERTIES} (Kafka client properties) is a
+ * {@code Map<String, String>} too, but takes any scalar value (a number or boolean becomes its text) and flattens
+ * nested maps into dotted names ({@code security: {protocol: SSL}} is {@code security.protocol: SSL}); its values
+ * never appear in a message when their name marks them secret ({@link KafkaProperties#isSecret}).
  *
  * <p>Lenient where there is no doubt: numeric strings are accepted for numbers ({@code "5000"}), integers for longs and
  * doubles, {@code "true"}/{@code "false"} for booleans, a single string for a list. Strict where there is: a fraction
@@ -28,7 +31,8 @@ enum SettingType {
     STRING("string"),
     LIST("list of strings"),
     INT_MAP("map of names to integers"),
-    STRING_MAP("map of names to strings");
+    STRING_MAP("map of names to strings"),
+    PROPERTIES("map of Kafka client properties");
 
     private final String description;
 
@@ -61,9 +65,10 @@ enum SettingType {
             case LIST -> toList(raw, problems);
             case INT_MAP -> toMap(raw, this, INT, problems);
             case STRING_MAP -> toMap(raw, this, STRING, problems);
+            case PROPERTIES -> toProperties(raw, problems);
         };
         if (value == null) {
-            if (this != LIST && this != INT_MAP && this != STRING_MAP) {
+            if (this != LIST && this != INT_MAP && this != STRING_MAP && this != PROPERTIES) {
                 problems.accept("expected " + article(description) + ", got " + show(raw));
             }
             return Optional.empty();
@@ -196,6 +201,53 @@ enum SettingType {
             }
         }
         return ok ? Collections.unmodifiableMap(out) : null;
+    }
+
+    private static Map<String, String> toProperties(Object raw, Consumer<String> problems) {
+        if (!(raw instanceof Map<?, ?> map)) {
+            // the value itself is not shown: it may hold a secret written in the wrong place
+            problems.accept("expected " + article(PROPERTIES.description) + " (name: value entries), got "
+                    + kind(raw));
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        return flatten("", map, out, problems) ? Collections.unmodifiableMap(out) : null;
+    }
+
+    private static boolean flatten(String prefix, Map<?, ?> map, Map<String, String> out, Consumer<String> problems) {
+        boolean ok = true;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (!(entry.getKey() instanceof String key) || key.isBlank()) {
+                problems.accept("entry " + show(entry.getKey()) + ": names must be non-empty strings");
+                ok = false;
+                continue;
+            }
+            String name = prefix + key.trim();
+            Object value = entry.getValue();
+            if (value instanceof Map<?, ?> nested) {
+                ok &= flatten(name + ".", nested, out, problems);
+                continue;
+            }
+            String text = value instanceof Boolean b ? b.toString() : value == null ? null : toStringValue(value);
+            if (value instanceof BigDecimal big) {
+                text = big.toPlainString();
+            }
+            if (text == null) {
+                problems.accept("entry \"" + name + "\": expected a string, number or boolean, got "
+                        + (KafkaProperties.isSecret(name) ? kind(value) : show(value)));
+                ok = false;
+            } else {
+                out.put(name, text);
+            }
+        }
+        return ok;
+    }
+
+    /** The kind of a raw value without the value, e.g. "a list". */
+    static String kind(Object raw) {
+        String shown = show(raw);
+        int space = shown.indexOf(' ', shown.startsWith("a ") || shown.startsWith("an ") ? shown.indexOf(' ') + 1 : 0);
+        return raw == null || space < 0 ? shown : shown.substring(0, space);
     }
 
     /** Renders a raw value for an error message: strings quoted, long values shortened, with their kind. */

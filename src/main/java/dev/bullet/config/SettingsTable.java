@@ -17,6 +17,7 @@ import static dev.bullet.config.SettingType.INT;
 import static dev.bullet.config.SettingType.INT_MAP;
 import static dev.bullet.config.SettingType.LIST;
 import static dev.bullet.config.SettingType.LONG;
+import static dev.bullet.config.SettingType.PROPERTIES;
 import static dev.bullet.config.SettingType.STRING;
 import static dev.bullet.config.SettingType.STRING_MAP;
 import static dev.bullet.config.Validator.ANY;
@@ -58,6 +59,10 @@ public final class SettingsTable {
     public static final String PUBSUB_KAFKA_RESPONSE_TOPIC_NAME = "bullet.pubsub.kafka.response.topic.name";
     public static final String PUBSUB_KAFKA_REQUEST_PARTITIONS = "bullet.pubsub.kafka.request.partitions";
     public static final String PUBSUB_KAFKA_RESPONSE_PARTITIONS = "bullet.pubsub.kafka.response.partitions";
+
+    // Kafka client properties (security and the rest), of the PubSub clients and of the firehose consumer
+    public static final String PUBSUB_KAFKA_PROPERTIES = "bullet.pubsub.kafka.properties";
+    public static final String DATASOURCE_KAFKA_PROPERTIES = "bullet.topology.datasource.kafka.properties";
 
     // Topology
     public static final String TOPOLOGY_NAME = "bullet.topology.name";
@@ -182,6 +187,18 @@ public final class SettingsTable {
         t.define(PUBSUB_KAFKA_RESPONSE_PARTITIONS, INT, 4, atLeast(1),
                 "Partitions of the response topic when Bullet creates it; results return by partition to the "
                         + "REST instance that owns the query.");
+
+        t.section("Kafka client properties: security (SASL, TLS), client ids, tuning");
+        t.define(PUBSUB_KAFKA_PROPERTIES, PROPERTIES, Map.of(), KafkaProperties.notOwned(KafkaProperties.PUBSUB_OWNED),
+                "Kafka client properties for every PubSub client (the REST service's and the topology's producers, "
+                        + "consumers and admin clients), over Bullet's defaults: security.protocol, sasl.mechanism, "
+                        + "sasl.jaas.config, ssl.truststore.location, client.id, config.providers, ... Values may be "
+                        + "config provider references such as ${file:/path:key}; secret values are never logged. "
+                        + "Also accepted as dotted keys: " + PUBSUB_KAFKA_PROPERTIES + ".security.protocol: SASL_SSL.");
+        t.define(DATASOURCE_KAFKA_PROPERTIES, PROPERTIES, Map.of(),
+                KafkaProperties.notOwned(KafkaProperties.DATASOURCE_OWNED),
+                "Kafka client properties for the firehose consumer of the DataSource spout, as for "
+                        + PUBSUB_KAFKA_PROPERTIES + " (dotted keys accepted too).");
 
         t.section("Topology");
         t.define(TOPOLOGY_NAME, STRING, "bullet-topology", nonEmpty(),

@@ -1,5 +1,6 @@
 package dev.bullet.ingest;
 
+import dev.bullet.config.KafkaProperties;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +38,7 @@ public record KafkaSpoutConfig(String bootstrapServers, String topic, String gro
         Objects.requireNonNull(extraConsumerProps, "extraConsumerProps");
         extraConsumerProps.forEach((key, value) -> {
             if (key == null || value == null) {
-                throw new IllegalArgumentException("extraConsumerProps has a null key or value: " + key + "=" + value);
+                throw new IllegalArgumentException("extraConsumerProps has a null key or null value for " + key);
             }
             if (RESERVED_PROPS.contains(key)) {
                 throw new IllegalArgumentException("extraConsumerProps must not set '" + key + "': the spout sets it"
@@ -45,6 +46,14 @@ public record KafkaSpoutConfig(String bootstrapServers, String topic, String gro
             }
         });
         extraConsumerProps = Map.copyOf(extraConsumerProps);
+    }
+
+    /** The config with secret property values hidden, for logs and messages. */
+    @Override
+    public String toString() {
+        return "KafkaSpoutConfig[bootstrapServers=" + bootstrapServers + ", topic=" + topic + ", groupId=" + groupId
+            + ", batchSize=" + batchSize + ", pollTimeoutMs=" + pollTimeoutMs
+            + ", extraConsumerProps=" + KafkaProperties.masked(extraConsumerProps) + "]";
     }
 
     /** A config with no extra consumer properties. */

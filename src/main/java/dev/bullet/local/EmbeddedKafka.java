@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A single-node Kafka (KRaft, combined broker and controller, no ZooKeeper) inside this JVM: the firehose
  * and PubSub transport of the local stack ({@code scripts/bullet-local.sh}, via {@link KafkaMain}) and of the
- * integration tests. Listens on 127.0.0.1 only.
+ * integration tests. Listens on 127.0.0.1 only: PLAINTEXT, or secured by a {@link KafkaListenerSecurity}
+ * (SASL_SSL, SASL_PLAINTEXT or SSL on both its client and controller listeners; clients then need
+ * {@link #clientProperties()} or another user's properties).
  *
  * <p>Lifecycle: {@link #start()} formats the data directory on first use and returns when the broker
  * serves; {@link #stop()} shuts it down and can be followed by another {@code start()} on the same port and
@@ -62,6 +64,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path dir;
     private final boolean ownsDir;
     private final Properties config;
+    private final KafkaListenerSecurity security;
     private KafkaRaftServer server;
 
     /** A broker on 127.0.0.1:9092 (controller 9093) with its data in a new temporary directory. */
@@ -74,6 +77,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      *            {@link #close()}), or null for a new temporary directory that {@code close()} deletes
      */
     public EmbeddedKafka(int port, int controllerPort, Path dir) {
+        this(port, controllerPort, dir, null);
+    }
+
+    /**
+     * @param dir      as for {@link #EmbeddedKafka(int, int, Path)}
+     * @param security how the listeners are secured, or null for PLAINTEXT
+     */
+    public EmbeddedKafka(int port, int controllerPort, Path dir, KafkaListenerSecurity security) {
         if (port == controllerPort) {
             throw new IllegalArgumentException("broker and controller ports must differ, both are " + port);
         }
@@ -85,13 +96,28 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary directory for Kafka", e);
         }
-        this.config = brokerConfig(port, controllerPort, this.dir.resolve("data"));
+        this.security = security;
+        this.config = brokerConfig(port, controllerPort, this.dir.resolve("data"), security);
     }
 
     /** A broker on two free loopback ports with its data under {@code dir}. */
     public static EmbeddedKafka onFreePorts(Path dir) {
         int[] ports = freePorts(2);
         return new EmbeddedKafka(ports[0], ports[1], dir);
+    }
+
+    /** A broker on two free loopback ports with its data under {@code dir}, its listeners secured so. */
+    public static EmbeddedKafka onFreePorts(Path dir, KafkaListenerSecurity security) {
+        int[] ports = freePorts(2);
+        return new EmbeddedKafka(ports[0], ports[1], dir, security);
+    }
+
+    /**
+     * The Kafka client properties a client needs besides {@code bootstrap.servers} (those of the broker's own user),
+     * empty for a PLAINTEXT broker.
+     */
+    public Map<String, String> clientProperties() {
+        return security == null ? Map.of() : security.brokerClientProperties();
     }
 
     public String bootstrapServers() {
@@ -219,6 +245,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private Properties adminConfig() {
         Properties admin = new Properties();
+        admin.putAll(clientProperties());
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
         return admin;
@@ -249,15 +276,24 @@ public final class EmbeddedKafka implements AutoCloseable {
     static final int SEGMENT_BYTES = 128 << 20;
 
     static Properties brokerConfig(int port, int controllerPort, Path logDir) {
+        return brokerConfig(port, controllerPort, logDir, null);
+    }
+
+    static Properties brokerConfig(int port, int controllerPort, Path logDir, KafkaListenerSecurity security) {
+        String listener = security == null ? "PLAINTEXT" : security.listenerName();
+        String controller = "CONTROLLER";
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         p.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
-        p.put("listeners", "PLAINTEXT://" + HOST + ":" + port + ",CONTROLLER://" + HOST + ":" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + port);
-        p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("listeners", listener + "://" + HOST + ":" + port + "," + controller + "://" + HOST + ":" + controllerPort);
+        p.put("advertised.listeners", listener + "://" + HOST + ":" + port);
+        p.put("controller.listener.names", controller);
+        p.put("inter.broker.listener.name", listener);
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + controller + ":PLAINTEXT");
+        if (security != null) {
+            p.putAll(security.brokerProperties(controller));
+        }
         p.put("log.dirs", logDir.toString());
         p.put("num.partitions", "1");
         p.put("auto.create.topics.enable", "true");

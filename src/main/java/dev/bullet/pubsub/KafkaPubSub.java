@@ -134,7 +134,7 @@ public final class KafkaPubSub {
         }
         Map<String, Object> props = consumerProps("request");
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        props.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, true);
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         KafkaConsumer<byte[], byte[]> consumer = newConsumer(props);
         try {

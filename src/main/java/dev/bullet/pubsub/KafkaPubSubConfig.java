@@ -1,5 +1,6 @@
 package dev.bullet.pubsub;
 
+import dev.bullet.config.KafkaProperties;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param responsePartitions the response topic's partitions; each REST instance reads its own ones
  * @param extraClientProps   further properties for every Kafka client of the PubSub (producers, consumers,
  *                           admin), applied over its defaults, e.g. security settings or shorter timeouts
+ *                           ({@code bullet.pubsub.kafka.properties}); those Bullet sets itself
+ *                           ({@link KafkaProperties#PUBSUB_OWNED}) are refused. {@link #toString()} hides secret values.
  */
 public record KafkaPubSubConfig(String bootstrapServers, String requestTopic, String responseTopic,
                                 int responsePartitions, Map<String, String> extraClientProps)
@@ -34,10 +37,22 @@ public record KafkaPubSubConfig(String bootstrapServers, String requestTopic, St
         Objects.requireNonNull(extraClientProps, "extraClientProps");
         extraClientProps.forEach((key, value) -> {
             if (key == null || value == null) {
-                throw new IllegalArgumentException("extraClientProps has a null key or value: " + key + "=" + value);
+                throw new IllegalArgumentException("extraClientProps has a null key or null value for " + key);
+            }
+            String why = KafkaProperties.PUBSUB_OWNED.get(key);
+            if (why != null) {
+                throw new IllegalArgumentException("extraClientProps must not set '" + key + "': " + why);
             }
         });
         extraClientProps = Map.copyOf(extraClientProps);
+    }
+
+    /** The config with secret property values hidden, for logs and messages. */
+    @Override
+    public String toString() {
+        return "KafkaPubSubConfig[bootstrapServers=" + bootstrapServers + ", requestTopic=" + requestTopic
+            + ", responseTopic=" + responseTopic + ", responsePartitions=" + responsePartitions
+            + ", extraClientProps=" + KafkaProperties.masked(extraClientProps) + "]";
     }
 
     /** The default topics, {@code responsePartitions} response partitions, no extra client properties. */

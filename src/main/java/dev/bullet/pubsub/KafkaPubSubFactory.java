@@ -3,8 +3,6 @@ package dev.bullet.pubsub;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 
-import java.util.Map;
-
 /** The Kafka PubSub (SPEC §7.1) as the topology's {@link PubSubFactory}. */
 public final class KafkaPubSubFactory implements PubSubFactory {
     private static final long serialVersionUID = 1L;
@@ -22,7 +20,8 @@ public final class KafkaPubSubFactory implements PubSubFactory {
         return new KafkaPubSubConfig(s.getString(SettingsTable.PUBSUB_KAFKA_BOOTSTRAP_SERVERS),
                                      s.getString(SettingsTable.PUBSUB_KAFKA_REQUEST_TOPIC_NAME),
                                      s.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),
-                                     s.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS), Map.of());
+                                     s.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS),
+                                     s.getProperties(SettingsTable.PUBSUB_KAFKA_PROPERTIES));
     }
 
     @Override

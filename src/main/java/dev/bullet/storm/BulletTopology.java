@@ -175,7 +175,8 @@ public final class BulletTopology {
         }
 
         static KafkaSpoutConfig from(BulletSettings s) {
-            Map<String, String> extra = new LinkedHashMap<>();
+            // the settings refuse the properties Bullet owns (auto.offset.reset has its own key)
+            Map<String, String> extra = new LinkedHashMap<>(s.getProperties(SettingsTable.DATASOURCE_KAFKA_PROPERTIES));
             extra.put("auto.offset.reset", s.getString(SettingsTable.DATASOURCE_KAFKA_AUTO_OFFSET_RESET));
             return new KafkaSpoutConfig(s.getString(SettingsTable.DATASOURCE_KAFKA_BOOTSTRAP_SERVERS),
                                         s.getString(SettingsTable.DATASOURCE_KAFKA_TOPIC),
