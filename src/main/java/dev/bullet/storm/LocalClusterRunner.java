@@ -7,6 +7,8 @@ import dev.bullet.config.StormDefaults;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,6 +36,7 @@ public final class LocalClusterRunner implements AutoCloseable {
             "nimbus.assignments.service.threads", 1);
 
     private final String name;
+    private LoopbackZookeeper zookeeper;
     private LocalCluster cluster;
 
     private LocalClusterRunner(String name) {
@@ -44,13 +47,22 @@ public final class LocalClusterRunner implements AutoCloseable {
     public static LocalClusterRunner start(BulletSettings settings) {
         LocalClusterRunner runner = new LocalClusterRunner(settings.getString(SettingsTable.TOPOLOGY_NAME));
         try {
-            runner.cluster = new LocalCluster.Builder().withDaemonConf(DAEMON_CONF).build();
+            runner.zookeeper = LoopbackZookeeper.start();
+            runner.cluster = new LocalCluster.Builder().withDaemonConf(daemonConf(runner.zookeeper)).build();
             runner.cluster.submitTopology(runner.name, config(settings), BulletTopology.build(settings));
         } catch (Exception e) {
             runner.close();
             throw new BulletException("cannot start the topology in local mode: " + e.getMessage(), e);
         }
         return runner;
+    }
+
+    /** {@link #DAEMON_CONF} with the cluster's ZooKeeper: ours on 127.0.0.1, not Storm's on every interface. */
+    static Map<String, Object> daemonConf(LoopbackZookeeper zookeeper) {
+        Map<String, Object> conf = new HashMap<>(DAEMON_CONF);
+        conf.put(Config.STORM_ZOOKEEPER_SERVERS, List.of(zookeeper.host()));
+        conf.put(Config.STORM_ZOOKEEPER_PORT, zookeeper.port());
+        return conf;
     }
 
     /**
@@ -70,6 +82,17 @@ public final class LocalClusterRunner implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            closeCluster();
+        } finally {
+            if (zookeeper != null) {
+                zookeeper.close();
+                zookeeper = null;
+            }
+        }
+    }
+
+    private void closeCluster() {
         if (cluster == null) {
             return;
         }
