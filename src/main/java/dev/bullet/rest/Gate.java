@@ -130,9 +130,11 @@ final class Gate implements HttpHandler {
             return true;
         }
         String prefix = scheme + "://";
-        return hostValue != null && origin.startsWith(prefix)
-               && HostCheck.withPort(origin.substring(prefix.length()), scheme)
-                           .equals(HostCheck.withPort(hostValue.trim().toLowerCase(Locale.ROOT), scheme));
+        if (hostValue == null || !origin.startsWith(prefix)) {
+            return false;
+        }
+        String from = HostCheck.withPort(origin.substring(prefix.length()), scheme);
+        return from != null && from.equals(HostCheck.withPort(hostValue.trim().toLowerCase(Locale.ROOT), scheme));
     }
 
     private static String origin(HttpServerExchange exchange) {

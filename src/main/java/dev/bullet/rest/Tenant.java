@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
  * @param admin whether the tenant may see and kill other tenants' queries
  */
 public record Tenant(String name, boolean admin) {
-    /** The one tenant of {@code bullet.rest.auth.type: none}: an admin, so that local use sees everything. */
-    public static final Tenant ANONYMOUS = new Tenant("anonymous", true);
     /** The characters a tenant name may have. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,128}");
+    /** The one tenant of {@code bullet.rest.auth.type: none}: an admin, so that local use sees everything. */
+    public static final Tenant ANONYMOUS = new Tenant("anonymous", true);
 
     public Tenant {
         if (name == null || !NAME.matcher(name).matches()) {
