@@ -77,6 +77,17 @@ final class Gate implements HttpHandler {
         return t != null ? t : Tenant.ANONYMOUS;
     }
 
+    /**
+     * Answers a request refused before its body was read; a connection with a body still to come (perhaps held back
+     * by {@code Expect: 100-continue}) is closed after the answer rather than drained.
+     */
+    static void refuse(HttpServerExchange exchange, int status, String json) {
+        if (exchange.getRequestContentLength() != 0) {
+            exchange.setPersistent(false);
+        }
+        Replies.json(exchange, status, json);
+    }
+
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
         exchange.getResponseHeaders().put(CSP_HEADER, CSP);
@@ -85,21 +96,21 @@ final class Gate implements HttpHandler {
         HostCheck check = hosts;
         if (check == null) {
             exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
-            Replies.json(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.of("The REST service is starting",
+            refuse(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.of("The REST service is starting",
                                                                                     "Retry in a second"));
             return;
         }
         HeaderValues host = exchange.getRequestHeaders().get(Headers.HOST);
         String hostValue = host == null || host.isEmpty() ? null : host.getFirst();
         if (host != null && (host.size() > 1 || !check.allows(hostValue))) {
-            Replies.json(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
+            refuse(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
                     "The Host header \"" + Replies.printable(hostValue, 100) + "\" is not an address of this service",
                     "Send requests to " + check.canonical() + " (the address it listens on)",
                     "Or, if a proxy or a DNS name fronts the service, list that name in bullet.rest.allowed.hosts"));
             return;
         }
         if (STATE_CHANGING.contains(exchange.getRequestMethod()) && !originAllowed(exchange, hostValue)) {
-            Replies.json(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
+            refuse(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
                     "Requests from the web page at " + Replies.printable(origin(exchange), 100) + " may not change "
                     + "anything here (Origin check)",
                     "Use the console this service serves, or a client that sends no Origin header (curl, scripts)",
@@ -192,7 +203,7 @@ final class Gate implements HttpHandler {
         LOG.debug("401 for {} {} from {}", exchange.getRequestMethod(), exchange.getRequestPath(),
                   exchange.getSourceAddress());
         boolean bearer = TokenAuthenticator.SCHEME.equals(challenge);
-        Replies.json(exchange, StatusCodes.UNAUTHORIZED, ErrorResults.of(
+        refuse(exchange, StatusCodes.UNAUTHORIZED, ErrorResults.of(
                 "Authentication required: this request carries no valid credentials",
                 bearer ? "Send the header Authorization: Bearer TOKEN, with your team's token (one header)"
                        : "Present a client certificate that the service trusts",

@@ -231,6 +231,9 @@ public final class RestServer implements AutoCloseable {
         private Reserved reserve(HttpServerExchange exchange) {
             Reservation reservation = service.reserve(Gate.tenant(exchange));
             if (reservation instanceof Refused refused) {
+                if (exchange.getRequestContentLength() != 0) {
+                    exchange.setPersistent(false); // the body is not read: close rather than drain it
+                }
                 refuse(exchange, refused);
                 return null;
             }
