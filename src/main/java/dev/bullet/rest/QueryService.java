@@ -238,7 +238,7 @@ public final class QueryService implements AutoCloseable {
             TenantQuotas.Refusal over = quotas.acquire(tenant.name());
             if (over != null) {
                 queries.releaseSlot();
-                LOG.info("Refused a query of tenant {}: over {}", tenant.name(), over.setting());
+                LOG.debug("Refused a query of tenant {}: over {}", tenant.name(), over.setting());
                 return new Refused(Refusal.TOO_MANY_QUERIES, ErrorResults.of(over.message(),
                         "Retry in " + over.retryAfterSeconds() + " s (the Retry-After header)",
                         "Kill queries you no longer need: DELETE /api/bullet/queries/{id} (GET /api/bullet/queries lists "
