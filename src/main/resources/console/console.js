@@ -17,6 +17,44 @@ const EXAMPLES = {
 };
 
 const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- the token (when the service needs one)
+
+// Kept for this tab only (sessionStorage) and sent as a Bearer header on every request; a 401 asks for it.
+const TOKEN_KEY = 'bullet.token';
+
+function withToken(options) {
+  const opts = Object.assign({}, options || {});
+  opts.headers = Object.assign({}, opts.headers || {});
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) opts.headers.Authorization = 'Bearer ' + token;
+  return opts;
+}
+
+async function api(path, options) {
+  const res = await fetch(API + path, withToken(options));
+  if (res.status === 401) askForToken();
+  return res;
+}
+
+function askForToken() {
+  const form = $('signin');
+  if (form.classList.contains('hidden')) {
+    form.classList.remove('hidden');
+    $('token').focus();
+  }
+}
+
+function signIn(event) {
+  event.preventDefault();
+  const token = $('token').value.trim();
+  if (!token) return;
+  sessionStorage.setItem(TOKEN_KEY, token);
+  $('token').value = '';
+  $('signin').classList.add('hidden');
+  refreshRunning();
+  scheduleValidation();
+}
 const state = { windows: [], current: -1, queryId: null, controller: null, sort: null, type: 'RAW' };
 
 // ---------------------------------------------------------------- editor: highlighting and validation
@@ -81,7 +119,7 @@ async function validate() {
   const text = $('query').value;
   if (!text.trim()) { showErrors([]); return; }
   try {
-    const res = await fetch(`${API}/queries/validate-query`, { method: 'POST', headers: { 'Content-Type': contentType(text) }, body: text });
+    const res = await api('/queries/validate-query', { method: 'POST', headers: { 'Content-Type': contentType(text) }, body: text });
     const body = await res.json();
     if (res.ok) {
       showErrors([], body.warnings);
@@ -128,7 +166,7 @@ async function run() {
   setStatus('submitting…');
   let res;
   try {
-    res = await fetch(`${API}/queries/sse-query`, { method: 'POST', headers: { 'Content-Type': contentType(text) }, body: text, signal: controller.signal });
+    res = await api('/queries/sse-query', { method: 'POST', headers: { 'Content-Type': contentType(text) }, body: text, signal: controller.signal });
   } catch (e) {
     finish('could not reach the REST service: ' + e.message);
     return;
@@ -183,7 +221,7 @@ function finish(text) {
 }
 
 async function kill(id) {
-  await fetch(`${API}/queries/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => {});
+  await api(`/queries/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => {});
   refreshRunning();
 }
 
@@ -337,7 +375,8 @@ function renderSeries() {
 
 async function refreshRunning() {
   try {
-    const res = await fetch(`${API}/queries`);
+    const res = await api('/queries');
+    if (!res.ok) return;
     const list = await res.json();
     const body = $('running').tBodies[0];
     body.innerHTML = '';
@@ -359,7 +398,7 @@ async function refreshRunning() {
 async function refreshHealth() {
   const badge = $('health');
   try {
-    const res = await fetch(`${API}/health`);
+    const res = await api('/health');
     const body = await res.json();
     badge.textContent = 'health: ' + (body.status || res.status);
     badge.className = 'badge ' + (res.ok ? 'up' : 'down');
@@ -372,7 +411,7 @@ async function refreshHealth() {
 
 async function consoleInfo() {
   try {
-    const info = await (await fetch(`${API}/console-info`)).json();
+    const info = await (await api('/console-info')).json();
     if (info.metrics) {
       $('metrics').href = info.metrics;
       $('metrics').classList.remove('hidden');
@@ -400,6 +439,7 @@ function init() {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
   });
+  $('signin').addEventListener('submit', signIn);
   $('run').onclick = run;
   $('stop').onclick = stop;
   renderEditor();

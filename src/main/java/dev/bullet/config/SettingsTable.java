@@ -123,6 +123,21 @@ public final class SettingsTable {
     public static final String REST_HEALTH_TIMEOUT_MS = "bullet.rest.health.timeout.ms";
     public static final String REST_RESPONSE_PARTITIONS = "bullet.rest.response.partitions";
     public static final String REST_SSE_KEEPALIVE_MS = "bullet.rest.sse.keepalive.ms";
+    // REST service: sharing it between teams (authentication, TLS, tenant quotas, browser checks)
+    public static final String REST_AUTH_TYPE = "bullet.rest.auth.type";
+    public static final String REST_AUTH_TOKENS_FILE = "bullet.rest.auth.tokens.file";
+    public static final String REST_AUTH_ADMINS = "bullet.rest.auth.admins";
+    public static final String REST_TLS_KEYSTORE_PATH = "bullet.rest.tls.keystore.path";
+    public static final String REST_TLS_KEYSTORE_PASSWORD = "bullet.rest.tls.keystore.password";
+    public static final String REST_TLS_KEYSTORE_TYPE = "bullet.rest.tls.keystore.type";
+    public static final String REST_TLS_TRUSTSTORE_PATH = "bullet.rest.tls.truststore.path";
+    public static final String REST_TLS_TRUSTSTORE_PASSWORD = "bullet.rest.tls.truststore.password";
+    public static final String REST_TLS_TRUSTSTORE_TYPE = "bullet.rest.tls.truststore.type";
+    public static final String REST_TLS_CLIENT_AUTH = "bullet.rest.tls.client.auth";
+    public static final String REST_TENANT_MAX_CONCURRENT_QUERIES = "bullet.rest.tenant.max.concurrent.queries";
+    public static final String REST_TENANT_MAX_QUERIES_PER_MINUTE = "bullet.rest.tenant.max.queries.per.minute";
+    public static final String REST_ALLOWED_ORIGINS = "bullet.rest.allowed.origins";
+    public static final String REST_ALLOWED_HOSTS = "bullet.rest.allowed.hosts";
 
     /** The entry of {@link #METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING} used for metrics without their own entry. */
     public static final String DEFAULT_METRIC_ENTRY = "default";
@@ -315,6 +330,42 @@ public final class SettingsTable {
         t.define(REST_SSE_KEEPALIVE_MS, LONG, 1_000, between(100, 600_000),
                 "Interval of the keep-alive comments on an sse-query stream, ms; a client that went away is noticed "
                         + "at the next one or two, and its query killed.");
+        t.define(REST_AUTH_TYPE, STRING, "none", nonEmpty(),
+                "Who may use the REST service: none (one anonymous tenant, allowed only while bullet.rest.host is a "
+                        + "loopback address), tokens (Authorization: Bearer TOKEN, see bullet.rest.auth.tokens.file), "
+                        + "mtls (the client certificate's subject CN; needs bullet.rest.tls.client.auth: required), or "
+                        + "the class name of your own dev.bullet.rest.Authenticator.");
+        t.define(REST_AUTH_TOKENS_FILE, STRING, "", ANY,
+                "For auth type tokens: a file of lines 'TOKEN TENANT [admin]' (# comments and blank lines allowed), "
+                        + "read at start. An admin tenant sees and kills every tenant's queries.");
+        t.define(REST_AUTH_ADMINS, LIST, List.of(), noBlankElements(),
+                "Tenants that are admins whatever their credentials say (for mtls: certificate CNs).");
+        t.define(REST_TLS_KEYSTORE_PATH, STRING, "", ANY,
+                "Keystore with the REST service's certificate and key; set = the service speaks HTTPS only.");
+        t.define(REST_TLS_KEYSTORE_PASSWORD, STRING, "", ANY,
+                "Password of the keystore and of its key.");
+        t.define(REST_TLS_KEYSTORE_TYPE, STRING, "PKCS12", nonEmpty(),
+                "Type of the keystore (PKCS12 or JKS).");
+        t.define(REST_TLS_TRUSTSTORE_PATH, STRING, "", ANY,
+                "Truststore of the certificate authorities whose client certificates are accepted (empty = the "
+                        + "JDK's default authorities).");
+        t.define(REST_TLS_TRUSTSTORE_PASSWORD, STRING, "", ANY,
+                "Password of the truststore.");
+        t.define(REST_TLS_TRUSTSTORE_TYPE, STRING, "PKCS12", nonEmpty(),
+                "Type of the truststore (PKCS12 or JKS).");
+        t.define(REST_TLS_CLIENT_AUTH, STRING, "none", oneOf("none", "requested", "required"),
+                "Whether TLS clients must present a certificate; mtls needs required.");
+        t.define(REST_TENANT_MAX_CONCURRENT_QUERIES, INT, 1000, atLeast(1),
+                "With authentication on: most queries one tenant runs through this instance at once; more get 429.");
+        t.define(REST_TENANT_MAX_QUERIES_PER_MINUTE, INT, 600, atLeast(1),
+                "With authentication on: most queries one tenant submits per minute (a bucket that refills "
+                        + "evenly); more get 429 with Retry-After.");
+        t.define(REST_ALLOWED_ORIGINS, LIST, List.of(), noBlankElements(),
+                "Browser origins (scheme://host:port) besides the service's own that may POST and DELETE; other "
+                        + "Origin headers get 403.");
+        t.define(REST_ALLOWED_HOSTS, LIST, List.of(), noBlankElements(),
+                "Host header values besides the bound address that are served (name, or name:port; * = any); "
+                        + "others get 403 (DNS rebinding).");
 
         DEFINITIONS = Collections.unmodifiableMap(t.definitions);
 

@@ -75,8 +75,32 @@ public final class QueryService implements AutoCloseable {
     public record Accepted(String id) implements Submission {
     }
 
-    /** The query is not running; {@code errorJson} says why, in the result shape. Its listener was never called. */
-    public record Refused(Refusal reason, String errorJson) implements Submission {
+    /**
+     * The query is not running; {@code errorJson} says why, in the result shape. Its listener was never called.
+     * {@code retryAfterSeconds} is when to retry (0: the answer carries no {@code Retry-After}).
+     */
+    public record Refused(Refusal reason, String errorJson, long retryAfterSeconds) implements Submission, Reservation {
+        public Refused(Refusal reason, String errorJson) {
+            this(reason, errorJson, reason == Refusal.INVALID ? 0 : 1);
+        }
+    }
+
+    /** The outcome of {@link #reserve}: a {@link Slot} to submit the query with, or {@link Refused}. */
+    public sealed interface Reservation permits Reserved, Refused {
+    }
+
+    /** A place under the concurrent-query limits, for {@link #submit(Reserved, String, Mode, Function)}. */
+    public static final class Reserved implements Reservation {
+        private final Slot slot;
+
+        private Reserved(Slot slot) {
+            this.slot = slot;
+        }
+
+        /** Gives the place back if no query was submitted with it (idempotent; a no-op after a submit). */
+        public void abandon() {
+            slot.abandon();
+        }
     }
 
     /**
@@ -107,6 +131,8 @@ public final class QueryService implements AutoCloseable {
     private final RunningQueries queries;
     private final ResultReader reader;
     private final HealthProbe healthProbe;
+    /** Per-tenant quotas; null without authentication (then only the instance's limit applies). */
+    private final TenantQuotas quotas;
     private volatile boolean closed;
     private final Clock clock;
 
@@ -128,6 +154,9 @@ public final class QueryService implements AutoCloseable {
                                        settings.responsePartitions());
         this.healthProbe = new HealthProbe(queries, reader, publisher, signals, clock, settings.healthTimeoutMs(),
                                            kafkaDescription);
+        AccessSettings access = settings.access();
+        this.quotas = access.authenticated() ? new TenantQuotas(access.tenantMaxConcurrentQueries(),
+                                                                access.tenantMaxQueriesPerMinute(), clock) : null;
     }
 
     /**
@@ -185,6 +214,59 @@ public final class QueryService implements AutoCloseable {
      * @return {@link Accepted}, or {@link Refused} with the error to answer (the listener is then never called)
      */
     public Submission submit(String body, Mode mode, Function<String, QueryListener> listenerFactory) {
+        Reservation reservation = reserve(Tenant.ANONYMOUS);
+        if (reservation instanceof Refused refused) {
+            return refused;
+        }
+        return submit((Reserved) reservation, body, mode, listenerFactory);
+    }
+
+    /**
+     * Takes a place for one query of {@code tenant} under the instance's limit and, with authentication on, the
+     * tenant's quotas. Cheap: call it before reading the body, so that a refused query costs no parse.
+     */
+    public Reservation reserve(Tenant tenant) {
+        if (!queries.reserveSlot()) {
+            return new Refused(Refusal.TOO_MANY_QUERIES, ErrorResults.of(
+                    settings.maxConcurrentQueries() + " queries are running through this REST instance already, its "
+                    + "limit (bullet.rest.max.concurrent.queries)",
+                    "Retry when some have finished",
+                    "Kill queries you no longer need: DELETE /api/bullet/queries/{id} (GET /api/bullet/queries lists them)",
+                    "Or raise bullet.rest.max.concurrent.queries"));
+        }
+        if (quotas != null) {
+            TenantQuotas.Refusal over = quotas.acquire(tenant.name());
+            if (over != null) {
+                queries.releaseSlot();
+                LOG.debug("Refused a query of tenant {}: over {}", tenant.name(), over.setting());
+                return new Refused(Refusal.TOO_MANY_QUERIES, ErrorResults.of(over.message(),
+                        "Retry in " + over.retryAfterSeconds() + " s (the Retry-After header)",
+                        "Kill queries you no longer need: DELETE /api/bullet/queries/{id} (GET /api/bullet/queries lists "
+                        + "yours)", "Or ask the operator to raise " + over.setting()), over.retryAfterSeconds());
+            }
+            return new Reserved(new Slot(tenant, () -> {
+                queries.releaseSlot();
+                quotas.release(tenant.name());
+            }));
+        }
+        return new Reserved(new Slot(tenant, queries::releaseSlot));
+    }
+
+    /**
+     * Submits with a place taken by {@link #reserve}; the place is given back when the query is refused or ends.
+     *
+     * @see #submit(String, Mode, Function)
+     */
+    public Submission submit(Reserved reserved, String body, Mode mode, Function<String, QueryListener> listenerFactory) {
+        Slot slot = reserved.slot;
+        Submission submission = parseAndSubmit(slot, body, mode, listenerFactory);
+        if (submission instanceof Refused) {
+            slot.abandon();
+        }
+        return submission;
+    }
+
+    private Submission parseAndSubmit(Slot slot, String body, Mode mode, Function<String, QueryListener> listenerFactory) {
         QueryParser.Result parsed = parser.parse(body);
         if (!parsed.isValid()) {
             return new Refused(Refusal.INVALID, ErrorResults.of(parsed.errors()));
@@ -200,18 +282,13 @@ public final class QueryService implements AutoCloseable {
         if (!reader.connected()) {
             return new Refused(Refusal.UNAVAILABLE, unavailable());
         }
-        if (!queries.reserveSlot()) {
-            return new Refused(Refusal.TOO_MANY_QUERIES, ErrorResults.of(
-                    settings.maxConcurrentQueries() + " queries are running through this REST instance already, its "
-                    + "limit (bullet.rest.max.concurrent.queries)",
-                    "Retry when some have finished",
-                    "Kill queries you no longer need: DELETE /api/bullet/queries/{id} (GET /api/bullet/queries lists them)",
-                    "Or raise bullet.rest.max.concurrent.queries"));
+        if (!slot.claim()) {
+            throw new IllegalStateException("a query slot was used twice or after it was given back");
         }
         String id = UUID.randomUUID().toString();
         long now = clock.now();
         Running r = new Running(id, query.original(), now, now + query.durationMs() + settings.resultGraceMs(),
-                                queries.nextPartition(), false, listenerFactory.apply(id));
+                                queries.nextPartition(), false, slot, listenerFactory.apply(id));
         queries.add(r);
         try {
             publisher.send(PubSubMessage.query(id, body, r.partition));
@@ -252,8 +329,17 @@ public final class QueryService implements AutoCloseable {
      * @throws PubSubException if Kafka did not take the KILL; the query is then left running
      */
     public boolean kill(String id) {
+        return kill(id, Tenant.ANONYMOUS);
+    }
+
+    /**
+     * Kills a running query of {@code caller} (of any tenant for an admin), as {@link #kill(String)}.
+     *
+     * @return false if no query of this instance has that id, or it is another tenant's and the caller is no admin
+     */
+    public boolean kill(String id, Tenant caller) {
         Running r = queries.get(id);
-        if (r == null || r.probe) {
+        if (r == null || r.probe || !caller.mayAccess(r.tenant())) {
             return false;
         }
         publisher.send(PubSubMessage.signal(id, Signal.KILL, r.partition));

@@ -52,6 +52,27 @@ final class Replies {
     }
 
     /**
+     * Client-sent text made safe to echo in a message or a log line: control and non-ASCII characters escaped as
+     * {@code \\uXXXX}, cut to {@code max} characters. Null becomes empty.
+     */
+    static String printable(String text, int max) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        for (; i < text.length() && out.length() < max; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                out.append(c);
+            } else {
+                out.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return i < text.length() ? out + "..." : out.toString();
+    }
+
+    /**
      * A bug, not bad input: logged with the request, answered 500 in the result shape when a response can still be
      * sent. IO thread or not.
      */

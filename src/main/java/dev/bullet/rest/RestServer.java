@@ -8,6 +8,8 @@ import dev.bullet.record.JsonCodec;
 import dev.bullet.rest.QueryService.Accepted;
 import dev.bullet.rest.QueryService.Mode;
 import dev.bullet.rest.QueryService.Refused;
+import dev.bullet.rest.QueryService.Reservation;
+import dev.bullet.rest.QueryService.Reserved;
 import dev.bullet.rest.QueryService.Submission;
 import dev.bullet.rest.QueryService.Validation;
 import io.undertow.Undertow;
@@ -23,6 +25,7 @@ import io.undertow.util.SameThreadExecutor;
 import io.undertow.util.StatusCodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xnio.Options;
 
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -41,8 +44,12 @@ import java.util.concurrent.RejectedExecutionException;
  * GET    /api/bullet/health                  200 when Kafka and the topology answer, else 503
  * </pre>
  * Every error is in the result shape. Bad input is 400 (malformed or invalid query, every problem listed), 413
- * (body over {@code bullet.rest.max.body.bytes}), 404/405 (unknown path, wrong method); 429 over
- * {@code bullet.rest.max.concurrent.queries}; 503 when Kafka or the topology does not answer. 500 means a bug.
+ * (body over {@code bullet.rest.max.body.bytes}), 404/405 (unknown path, wrong method); 401 without valid credentials
+ * and 403 for a foreign Host or Origin ({@link Gate}); 429 over {@code bullet.rest.max.concurrent.queries} or a
+ * tenant's quota; 503 when Kafka or the topology does not answer. 500 means a bug.
+ *
+ * <p>Every query belongs to the tenant that sent it: the list shows a tenant its own queries (an admin all), a DELETE
+ * of another tenant's query is 404, and results go only to the request that submitted the query.
  *
  * <p>Threads: requests are parsed and bodies read on Undertow's IO threads; anything that waits for Kafka runs on
  * its worker threads; waiting for results holds no thread (the service's reader thread answers).
@@ -66,10 +73,12 @@ public final class RestServer implements AutoCloseable {
 
     private final Undertow undertow;
     private final InetSocketAddress address;
+    private final String scheme;
 
-    private RestServer(Undertow undertow, InetSocketAddress address) {
+    private RestServer(Undertow undertow, InetSocketAddress address, String scheme) {
         this.undertow = undertow;
         this.address = address;
+        this.scheme = scheme;
     }
 
     /** Serves {@code service} on {@code bullet.rest.host}:{@code bullet.rest.port} of its settings. */
@@ -80,14 +89,24 @@ public final class RestServer implements AutoCloseable {
     /**
      * Binds and serves.
      *
-     * @throws BulletException if the address cannot be bound (e.g. the port is taken)
+     * @throws BulletException if the address cannot be bound (e.g. the port is taken), or the access settings do not
+     *                         hold (no authentication off loopback, an unreadable tokens file or keystore...)
      */
     public static RestServer start(QueryService service, RestSettings settings) {
-        Undertow undertow = Undertow.builder()
-                .addHttpListener(settings.port(), settings.host())
+        Authenticator authenticator = Authenticators.create(settings);
+        Gate gate = new Gate(new HttpContinueReadHandler(new Routes(service, settings)), authenticator, settings);
+        AccessSettings.TlsSettings tls = settings.access().tls();
+        Undertow.Builder builder = Undertow.builder();
+        if (tls.enabled()) {
+            builder.addHttpsListener(settings.port(), settings.host(), TlsContexts.server(tls))
+                   .setSocketOption(Options.SSL_CLIENT_AUTH_MODE, TlsContexts.clientAuth(tls));
+        } else {
+            builder.addHttpListener(settings.port(), settings.host());
+        }
+        Undertow undertow = builder
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, IDLE_CONNECTION_MS)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, REQUEST_PARSE_TIMEOUT_MS)
-                .setHandler(new HttpContinueReadHandler(new Routes(service, settings)))
+                .setHandler(gate)
                 .build();
         try {
             undertow.start();
@@ -97,8 +116,10 @@ public final class RestServer implements AutoCloseable {
                                       + ": " + cause.getMessage() + " (is the port taken? choose another one)", e);
         }
         InetSocketAddress bound = (InetSocketAddress) undertow.getListenerInfo().get(0).getAddress();
-        RestServer server = new RestServer(undertow, bound);
-        LOG.info("REST service listening on {}{}", server.url(), API);
+        gate.bound(bound);
+        RestServer server = new RestServer(undertow, bound, tls.enabled() ? "https" : "http");
+        LOG.info("REST service listening on {}{} (authentication: {})", server.url(), API,
+                 settings.access().authType().trim());
         return server;
     }
 
@@ -106,10 +127,10 @@ public final class RestServer implements AutoCloseable {
         return address.getPort();
     }
 
-    /** {@code http://host:port}, without a path. */
+    /** {@code http://host:port} ({@code https} with TLS), without a path. */
     public String url() {
         String host = address.getAddress().getHostAddress();
-        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+        return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /** Stops listening and closes every connection. Close the {@link QueryService} first so clients get its answer. */
@@ -152,13 +173,15 @@ public final class RestServer implements AutoCloseable {
                     }
                 }
                 case HTTP_QUERY -> {
-                    if (allow(exchange, Methods.POST)) {
-                        BodyReader.read(exchange, settings.maxBodyBytes(), this::httpQuery);
+                    Reserved slot = allow(exchange, Methods.POST) ? reserve(exchange) : null;
+                    if (slot != null) {
+                        BodyReader.read(exchange, settings.maxBodyBytes(), (ex, body) -> httpQuery(ex, body, slot));
                     }
                 }
                 case SSE_QUERY -> {
-                    if (allow(exchange, Methods.POST)) {
-                        BodyReader.read(exchange, settings.maxBodyBytes(), this::sseQuery);
+                    Reserved slot = allow(exchange, Methods.POST) ? reserve(exchange) : null;
+                    if (slot != null) {
+                        BodyReader.read(exchange, settings.maxBodyBytes(), (ex, body) -> sseQuery(ex, body, slot));
                     }
                 }
                 case VALIDATE_QUERY -> {
@@ -201,21 +224,52 @@ public final class RestServer implements AutoCloseable {
             return false;
         }
 
-        private void httpQuery(HttpServerExchange exchange, String body) {
+        /**
+         * Takes the query's place under the limits before its body is read: null (and answered 429) when there is
+         * none. The place is given back when the exchange ends without a query having taken it.
+         */
+        private Reserved reserve(HttpServerExchange exchange) {
+            Reservation reservation = service.reserve(Gate.tenant(exchange));
+            if (reservation instanceof Refused refused) {
+                if (exchange.getRequestContentLength() != 0) {
+                    exchange.setPersistent(false); // the body is not read: close rather than drain it
+                }
+                refuse(exchange, refused);
+                return null;
+            }
+            Reserved slot = (Reserved) reservation;
+            exchange.addExchangeCompleteListener((ex, next) -> {
+                slot.abandon();
+                next.proceed();
+            });
+            return slot;
+        }
+
+        private void httpQuery(HttpServerExchange exchange, String body, Reserved slot) {
+            Executor worker = exchange.getConnection().getWorker();
+            Tenant tenant = Gate.tenant(exchange);
             onWorker(exchange, () -> {
-                Submission submission = service.submit(body, Mode.SINGLE_RESULT,
+                Submission submission = service.submit(slot, body, Mode.SINGLE_RESULT,
                                                        id -> new HttpQueryResponder(exchange, id));
                 if (submission instanceof Refused refused) {
                     refuse(exchange, refused);
+                    return;
                 }
+                String id = ((Accepted) submission).id();
+                LOG.debug("Query {} of tenant {} runs (http-query)", id, tenant.name());
+                exchange.getIoThread().execute(() -> ClientWatch.start(exchange, () -> {
+                    LOG.info("The http-query client of query {} (tenant {}) went away", id, tenant.name());
+                    killForGoneClient(worker, id);
+                }));
             });
         }
 
-        private void sseQuery(HttpServerExchange exchange, String body) {
+        private void sseQuery(HttpServerExchange exchange, String body, Reserved slot) {
             Executor worker = exchange.getConnection().getWorker();
+            Tenant tenant = Gate.tenant(exchange);
             onWorker(exchange, () -> {
                 SseStream[] stream = new SseStream[1];
-                Submission submission = service.submit(body, Mode.STREAM, id -> {
+                Submission submission = service.submit(slot, body, Mode.STREAM, id -> {
                     stream[0] = new SseStream(id, settings.sseKeepAliveMs(), exchange.getIoThread(),
                                               gone -> killForGoneClient(worker, gone));
                     return stream[0];
@@ -225,6 +279,7 @@ public final class RestServer implements AutoCloseable {
                     return;
                 }
                 String id = ((Accepted) submission).id();
+                LOG.debug("Query {} of tenant {} runs (sse-query)", id, tenant.name());
                 SseStream events = stream[0];
                 exchange.getIoThread().execute(() -> {
                     try {
@@ -253,7 +308,7 @@ public final class RestServer implements AutoCloseable {
         private void killGone(String id) {
             try {
                 if (service.kill(id)) {
-                    LOG.info("Killed query {}: its sse-query client went away", id);
+                    LOG.info("Killed query {}: its client went away", id);
                 }
             } catch (PubSubException e) {
                 LOG.warn("Cannot kill query {} whose client went away (it ends by its duration): {}", id,
@@ -279,22 +334,28 @@ public final class RestServer implements AutoCloseable {
         }
 
         private void listQueries(HttpServerExchange exchange) {
+            Tenant caller = Gate.tenant(exchange);
             JsonArray list = new JsonArray();
             for (RunningQuery q : service.running()) {
+                if (!caller.mayAccess(q.tenant())) {
+                    continue;
+                }
                 JsonObject entry = new JsonObject();
                 entry.addProperty("id", q.id());
                 entry.add("query", q.query());
                 entry.addProperty("start_time", q.startTime());
+                entry.addProperty("tenant", q.tenant());
                 list.add(entry);
             }
             Replies.json(exchange, StatusCodes.OK, JsonCodec.gson().toJson(list));
         }
 
         private void kill(HttpServerExchange exchange, String id) {
+            Tenant caller = Gate.tenant(exchange);
             onWorker(exchange, () -> {
                 boolean killed;
                 try {
-                    killed = service.kill(id);
+                    killed = service.kill(id, caller);
                 } catch (PubSubException e) {
                     Replies.jsonLater(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.forQuery(id,
                             "Kafka did not take the KILL: " + e.getMessage(),
@@ -302,11 +363,12 @@ public final class RestServer implements AutoCloseable {
                     return;
                 }
                 if (killed) {
+                    LOG.info("Killed query {} at the request of tenant {}", Replies.printable(id, 64), caller.name());
                     Replies.emptyLater(exchange, StatusCodes.NO_CONTENT);
                 } else {
                     Replies.jsonLater(exchange, StatusCodes.NOT_FOUND, ErrorResults.of(
-                            "No query " + id + " is running on this REST instance",
-                            "GET " + QUERIES + " lists the running queries; a query that ended is gone"));
+                            "No query " + Replies.printable(id, 100) + " of yours is running on this REST instance",
+                            "GET " + QUERIES + " lists your running queries; a query that ended is gone"));
                 }
             });
         }
@@ -334,12 +396,17 @@ public final class RestServer implements AutoCloseable {
                 case TOO_MANY_QUERIES -> StatusCodes.TOO_MANY_REQUESTS;
                 case UNAVAILABLE -> StatusCodes.SERVICE_UNAVAILABLE;
             };
-            exchange.getIoThread().execute(() -> {
-                if (status != StatusCodes.BAD_REQUEST && !exchange.isResponseStarted()) {
-                    exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
+            Runnable answer = () -> {
+                if (refused.retryAfterSeconds() > 0 && !exchange.isResponseStarted()) {
+                    exchange.getResponseHeaders().put(Headers.RETRY_AFTER, Long.toString(refused.retryAfterSeconds()));
                 }
                 Replies.json(exchange, status, refused.errorJson());
-            });
+            };
+            if (exchange.isInIoThread()) {
+                answer.run();
+            } else {
+                exchange.getIoThread().execute(answer);
+            }
         }
 
         /**

@@ -17,10 +17,12 @@ import java.util.List;
  * @param healthTimeoutMs      how long the health check waits for the topology to answer its probe query
  * @param responsePartitions   the response topic partitions this instance reads (never empty: "all" is resolved)
  * @param sseKeepAliveMs       interval of keep-alive comments on SSE streams
+ * @param metricsUrl           the Prometheus endpoint the console links to, or null
+ * @param access               authentication, TLS, tenant quotas and the browser checks
  */
 public record RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
                            long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs,
-                           String metricsUrl) {
+                           String metricsUrl, AccessSettings access) {
     public RestSettings {
         if (responsePartitions.isEmpty()) {
             throw new IllegalArgumentException("a REST instance needs at least one response partition");
@@ -32,7 +34,13 @@ public record RestSettings(String host, int port, int maxBodyBytes, int maxConcu
     public RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
                         long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs) {
         this(host, port, maxBodyBytes, maxConcurrentQueries, resultGraceMs, healthTimeoutMs, responsePartitions,
-             sseKeepAliveMs, null);
+             sseKeepAliveMs, null, AccessSettings.LOCAL);
+    }
+
+    /** The same settings with other access rules. */
+    public RestSettings withAccess(AccessSettings rules) {
+        return new RestSettings(host, port, maxBodyBytes, maxConcurrentQueries, resultGraceMs, healthTimeoutMs,
+                                responsePartitions, sseKeepAliveMs, metricsUrl, rules);
     }
 
     /** The REST keys out of validated settings; an empty partition list means every response partition. */
@@ -51,7 +59,8 @@ public record RestSettings(String host, int port, int maxBodyBytes, int maxConcu
                                 s.getInt(SettingsTable.REST_MAX_CONCURRENT_QUERIES),
                                 s.getLong(SettingsTable.REST_RESULT_GRACE_MS),
                                 s.getLong(SettingsTable.REST_HEALTH_TIMEOUT_MS), partitions,
-                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS), metricsUrl(s));
+                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS), metricsUrl(s),
+                                AccessSettings.from(s));
     }
 
     /** The Prometheus endpoint of the topology's metrics when that sink is on (for the console's link), else null. */

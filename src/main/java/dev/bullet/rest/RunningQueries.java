@@ -52,6 +52,11 @@ final class RunningQueries {
         }
     }
 
+    /** Gives back a slot taken by {@link #reserveSlot()}. */
+    void releaseSlot() {
+        clientQueries.decrementAndGet();
+    }
+
     /** The response partition for the next query: round robin over this instance's partitions. */
     int nextPartition() {
         return partitions.get(Math.floorMod(partitionCursor.getAndIncrement(), partitions.size()));
@@ -90,8 +95,8 @@ final class RunningQueries {
         if (!running.remove(r.id, r)) {
             return false;
         }
-        if (!r.probe) {
-            clientQueries.decrementAndGet();
+        if (r.slot != null) {
+            r.slot.end();
         }
         return true;
     }
@@ -115,7 +120,7 @@ final class RunningQueries {
         List<RunningQuery> out = new ArrayList<>();
         for (Running r : running.values()) {
             if (!r.probe && r.published) {
-                out.add(new RunningQuery(r.id, r.query, r.startTime));
+                out.add(new RunningQuery(r.id, r.query, r.startTime, r.tenant()));
             }
         }
         out.sort(Comparator.comparingLong(RunningQuery::startTime).thenComparing(RunningQuery::id));
@@ -134,19 +139,33 @@ final class RunningQueries {
         final long deadline;
         final int partition;
         final boolean probe;
+        /** The client query's place under the limits (null for a probe), given back when it ends. */
+        final Slot slot;
         private final QueryListener listener;
         volatile boolean published;
         private boolean ended;
 
         Running(String id, JsonElement query, long startTime, long deadline, int partition, boolean probe,
                 QueryListener listener) {
+            this(id, query, startTime, deadline, partition, probe, null, listener);
+        }
+
+        /** A client query holding {@code slot} (claimed), or a probe ({@code slot} null). */
+        Running(String id, JsonElement query, long startTime, long deadline, int partition, boolean probe, Slot slot,
+                QueryListener listener) {
             this.id = id;
+            this.slot = slot;
             this.query = query;
             this.startTime = startTime;
             this.deadline = deadline;
             this.partition = partition;
             this.probe = probe;
             this.listener = listener;
+        }
+
+        /** The owner's name ({@link Tenant#ANONYMOUS}'s for a query without a slot). */
+        String tenant() {
+            return slot == null ? Tenant.ANONYMOUS.name() : slot.tenant().name();
         }
 
         synchronized void result(String json) {

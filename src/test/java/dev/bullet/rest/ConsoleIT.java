@@ -44,6 +44,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -56,8 +57,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The browser console in a real headless Chromium (Debian's chromium + chromedriver, which {@code .ci/run} installs)
  * against the real local stack (embedded Kafka, LocalCluster, REST): the seed's query finds its records, a GROUP query
- * draws a chart, an invalid query shows its errors, Stop ends a query. A screenshot of each state goes to
- * {@code target/console-screenshots/}.
+ * draws a chart, an invalid query shows its errors, Stop ends a query; every page runs under the service's
+ * Content-Security-Policy, and against a second REST server with token authentication the page asks for a token and
+ * then runs queries with it. A screenshot of each state goes to {@code target/console-screenshots/}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleIT {
@@ -135,6 +137,8 @@ class ConsoleIT {
                                        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
                                        .filter(e -> !(e.getMessage().contains(RestServer.VALIDATE_QUERY)
                                                       && e.getMessage().contains("status of 400")))
+                                       .filter(e -> !(e.getMessage().contains(RestServer.API)
+                                                      && e.getMessage().contains("status of 401")))
                                        .toList();
         assertEquals(List.of(), severe.stream().map(LogEntry::getMessage).toList(), "browser console errors");
     }
@@ -237,6 +241,37 @@ class ConsoleIT {
         assertTrue(browser.findElement(By.id("run")).isDisplayed());
         screenshot("7-narrow");
         browser.manage().window().setSize(new Dimension(1280, 900));
+    }
+
+    @Test
+    @Order(6)
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void withTokensThePageAsksForATokenAndSendsItWithEveryRequest(@TempDir Path dir) throws Exception {
+        String token = "console-token-0123456789";
+        Path tokens = dir.resolve("tokens");
+        Files.writeString(tokens, token + " console-team\n");
+        try (QueryService service = QueryService.start(stack.settings().withOverrides(Map.of(
+                     SettingsTable.REST_PORT, 0, SettingsTable.REST_AUTH_TYPE, "tokens",
+                     SettingsTable.REST_AUTH_TOKENS_FILE, tokens.toString())));
+             RestServer server = RestServer.start(service)) {
+            browser.get(server.url() + "/console");
+            new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("token")).isDisplayed());
+            screenshot("8-token-asked");
+            browser.findElement(By.id("token")).sendKeys(token);
+            browser.findElement(By.id("signin-button")).click();
+            new WebDriverWait(browser, WAIT).until(d -> !d.findElement(By.id("token")).isDisplayed());
+            type("{\"filters\":[{\"field\":\"id\",\"operation\":\"==\",\"values\":[\"never-sent\"]}],\"duration\":60000}");
+            browser.findElement(By.id("run")).click();
+            new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("status")).getText().startsWith("running"));
+            new WebDriverWait(browser, WAIT).until(d -> !d.findElements(By.cssSelector("#running tbody tr")).isEmpty());
+            assertEquals(1, service.running().size());
+            assertEquals("console-team", service.running().get(0).tenant());
+            screenshot("9-token-running");
+            browser.findElement(By.id("stop")).click();
+            new WebDriverWait(browser, WAIT).until(d -> service.running().isEmpty());
+            new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("run")).isEnabled());
+            assertNoConsoleErrors();
+        }
     }
 
     private static String runningQueries() {

@@ -352,7 +352,7 @@ class RestServiceIT {
         // Raw HTTP: curl sends large bodies like this; the JDK client does not read an early final answer.
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             socket.setSoTimeout(10_000);
-            String head = "POST " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: localhost\r\n"
+            String head = "POST " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: localhost:" + server.port() + "\r\n"
                           + "Content-Type: application/json\r\nExpect: 100-continue\r\n"
                           + "Content-Length: " + (service.settings().maxBodyBytes() + 1) + "\r\n\r\n";
             socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));

@@ -1,0 +1,75 @@
+package dev.bullet.rest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * HTTP/1.1 over a plain socket, for what {@link java.net.http.HttpClient} will not send: any Host header, repeated
+ * headers, raw bytes. One request per connection ({@code Connection: close}); the answer is read to its end.
+ */
+final class RawHttp {
+    private static final int TIMEOUT_MS = 20_000;
+
+    /** A parsed answer: status, header lines ({@code name: value}, names lower-cased), body text. */
+    record Answer(int status, List<String> headers, String body) {
+        String header(String name) {
+            String prefix = name.toLowerCase(Locale.ROOT) + ":";
+            for (String h : headers) {
+                if (h.startsWith(prefix)) {
+                    return h.substring(prefix.length()).trim();
+                }
+            }
+            return null;
+        }
+    }
+
+    private RawHttp() {
+    }
+
+    /** Sends the head (request line and headers, CRLF-separated, without the final blank line) and the body. */
+    static Answer send(int port, byte[] head, byte[] body) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MS);
+            socket.setSoTimeout(TIMEOUT_MS);
+            OutputStream out = socket.getOutputStream();
+            out.write(head);
+            out.write(("\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                              .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            return parse(socket.getInputStream());
+        }
+    }
+
+    static Answer send(int port, String head, String body) throws IOException {
+        return send(port, head.getBytes(StandardCharsets.UTF_8), body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Answer parse(InputStream in) throws IOException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            all.write(buffer, 0, n);
+        }
+        String text = all.toString(StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        if (!text.startsWith("HTTP/1.1 ") || end < 0) {
+            return new Answer(-1, List.of(), text);
+        }
+        String[] lines = text.substring(0, end).split("\r\n");
+        List<String> headers = new ArrayList<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.add(lines[i].substring(0, colon).toLowerCase(Locale.ROOT) + lines[i].substring(colon));
+        }
+        return new Answer(Integer.parseInt(lines[0].substring(9, 12)), headers, text.substring(end + 4));
+    }
+}
