@@ -28,7 +28,8 @@ import java.util.Set;
 /**
  * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
  * record batch through them, and hands out partials — RAW partials right after the batch that produced them,
- * others on every tick, and a last partial when a query's duration is over there (then it forgets the query).
+ * others on every tick (or right after a batch that left one holding more than {@code bullet.query.max.bytes}, see
+ * {@link #flushDue()}), and a last partial when a query's duration is over there (then it forgets the query).
  * Queries that fail validation never enter the working set. Not thread-safe: one task, one thread.
  */
 public final class FilterEngine {

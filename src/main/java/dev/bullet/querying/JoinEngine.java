@@ -15,7 +15,10 @@ import java.util.Map;
 /**
  * Everything one Join task does (SPEC §3.5), without Storm: owns the queries hashed to it, validates them again
  * (an invalid one is answered at once with an error result), merges partials, and produces window and final
- * results. Every final result means "tell the Filter tasks to drop the query". Not thread-safe.
+ * results. Every final result means "tell the Filter tasks to drop the query". Under {@link MemoryBounds}: a query
+ * past this task's share of {@code bullet.query.max.running} is answered with an error result; one that holds more
+ * than {@code bullet.query.max.bytes} ends early ({@link JoinQuerier}); and what each query holds is reported to the
+ * worker's {@link WorkerMemory}, whose largest queries this task ends when they are its own. Not thread-safe.
  */
 public final class JoinEngine {
     /** A result to publish to the query's owner. */

@@ -86,7 +86,7 @@ public class JoinBolt extends BaseRichBolt {
         int filterTasks = Math.max(1, context.getComponentTasks(Components.FILTER_BOLT).size());
         int joinTasks = Math.max(1, context.getComponentTasks(Components.JOIN_BOLT).size());
         // every Join task of this worker (this JVM) shares one account of what its queries hold
-        WorkerMemory memory = bounds == MemoryBounds.NONE ? WorkerMemory.unbounded()
+        WorkerMemory memory = MemoryBounds.NONE.equals(bounds) ? WorkerMemory.unbounded()
                 : WorkerMemory.of(context.getStormId(), bounds.workerBytes(Runtime.getRuntime().maxMemory()));
         this.engine = new JoinEngine(settings, filterTasks, finalGraceMs, bounds, joinTasks, memory);
         this.out = new ArrayList<>();
