@@ -93,6 +93,9 @@ public final class SettingsTable {
     public static final String QUERY_RATE_LIMIT_ENABLE = "bullet.query.rate.limit.enable";
     public static final String QUERY_RATE_LIMIT_MAX_EMIT_COUNT = "bullet.query.rate.limit.max.emit.count";
     public static final String QUERY_RATE_LIMIT_TIME_INTERVAL = "bullet.query.rate.limit.time.interval";
+    public static final String QUERY_MAX_BYTES = "bullet.query.max.bytes";
+    public static final String QUERY_MAX_WORKER_BYTES = "bullet.query.max.worker.bytes";
+    public static final String QUERY_MAX_RUNNING = "bullet.query.max.running";
 
     // Sketches
     public static final String COUNT_DISTINCT_SKETCH_ENTRIES = "bullet.query.aggregation.count.distinct.sketch.entries";
@@ -274,6 +277,14 @@ public final class SettingsTable {
                 "Most results a query may emit per rate limit interval.");
         t.define(QUERY_RATE_LIMIT_TIME_INTERVAL, LONG, 100, atLeast(1),
                 "The rate limit interval, ms.");
+        t.define(QUERY_MAX_BYTES, LONG, 33_554_432, atLeast(1024),
+                "Most bytes one query may hold in a Filter or Join task (rows, windows, groups, sketches; estimated); "
+                        + "a query that crosses it ends early, its final result has the data kept so far and an error.");
+        t.define(QUERY_MAX_WORKER_BYTES, LONG, 0, atLeast(0),
+                "Most bytes all the queries of a worker may hold together (0 = a third of the worker's heap); past "
+                        + "it the largest queries end early, with an error, until the rest fit.");
+        t.define(QUERY_MAX_RUNNING, INT, 50_000, atLeast(1),
+                "Most queries running in the topology (each Join task runs its share); more get an error result.");
 
         t.section("Sketches: exact below these sizes, approximate (with error bounds) above");
         t.define(COUNT_DISTINCT_SKETCH_ENTRIES, INT, 16_384, powerOfTwo(16, MAX_SKETCH_ENTRIES),

@@ -4,6 +4,7 @@ import dev.bullet.index.IndexFeature;
 import dev.bullet.index.QueryIndex;
 import dev.bullet.query.Aggregation;
 import dev.bullet.query.Clause;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.ComputedField;
 import dev.bullet.query.NamedField;
 import dev.bullet.query.Query;
@@ -27,7 +28,8 @@ import java.util.Set;
 /**
  * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
  * record batch through them, and hands out partials — RAW partials right after the batch that produced them,
- * others on every tick, and a last partial when a query's duration is over there (then it forgets the query).
+ * others on every tick (or right after a batch that left one holding more than {@code bullet.query.max.bytes}, see
+ * {@link #flushDue()}), and a last partial when a query's duration is over there (then it forgets the query).
  * Queries that fail validation never enter the working set. Not thread-safe: one task, one thread.
  */
 public final class FilterEngine {
@@ -78,6 +80,13 @@ public final class FilterEngine {
     /** Partials made between calls (a member joining), handed out by the next consume or tick. */
     private final List<Partial> pending = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
+    /** Non-RAW evaluators that consumed records in the current batch: their bytes are looked at after it. */
+    private final List<FilterQuerier> touchedOther = new ArrayList<>();
+    /** The bounds on what a query holds and how many run. */
+    private final MemoryBounds bounds;
+    /** Whether an evaluator holds more than {@code bullet.query.max.bytes}: its partial should leave now. */
+    private boolean flushDue;
+    private long refused;
     /**
      * RAW queries that found all their records in the current index batch: taken out of the index after it, so the
      * records after it no longer hand them out (each would be a candidate turned away by {@code isSatisfied} until the
@@ -111,8 +120,18 @@ public final class FilterEngine {
         this(settings, IndexFeature.all());
     }
 
+    /** An engine under {@code bounds}: see {@link #add(String, String, long, int)} and {@link #flushDue()}. */
+    public FilterEngine(QuerySettings settings, MemoryBounds bounds) {
+        this(settings, IndexFeature.all(), bounds);
+    }
+
     /** An engine with only some of the optimisations (for measurements and equivalence tests). */
     public FilterEngine(QuerySettings settings, Set<IndexFeature> features) {
+        this(settings, features, MemoryBounds.NONE);
+    }
+
+    private FilterEngine(QuerySettings settings, Set<IndexFeature> features, MemoryBounds bounds) {
+        this.bounds = bounds;
         this.settings = settings;
         this.parser = new QueryParser(settings);
         this.index = new QueryIndex<>(features);
@@ -126,10 +145,17 @@ public final class FilterEngine {
 
     /**
      * Adds a query and remembers how it was sent (so a restarted Join task can be given it again, see
-     * {@link #running()}); returns false (and keeps nothing) when the query is invalid or already known.
+     * {@link #running()}); returns false (and keeps nothing) when the query is invalid or already known, or when
+     * this task holds twice {@code bullet.query.max.running} queries already. The Join refuses a query past its share
+     * of the setting with an error result, whose COMPLETE makes this task drop it; this task's own bound, with room
+     * for queries whose COMPLETE is on its way, only guards its memory from a Join task that is away.
      */
     public boolean add(String id, String queryJson, long startTime, int replyPartition) {
         if (queries.containsKey(id)) {
+            return false;
+        }
+        if (queries.size() >= 2L * bounds.running()) {
+            refused++;
             return false;
         }
         QueryParser.Result parsed = parser.parse(queryJson);
@@ -219,6 +245,23 @@ public final class FilterEngine {
         return queries.size();
     }
 
+    /** Queries this task refused for holding twice {@code bullet.query.max.running} already. */
+    public long refusedQueries() {
+        return refused;
+    }
+
+    /**
+     * Whether a query (not RAW) held more than {@code bullet.query.max.bytes} after the last batch: the caller should
+     * hand out the partials now ({@link #tick}) rather than at the next tick, so this task never holds much more than
+     * the bound for a query; the Join, which merges the partials, ends the query if it crosses the bound there. A RAW
+     * query's rows leave after every batch (they are the batch's own records or projections of them). Clears the flag.
+     */
+    public boolean flushDue() {
+        boolean due = flushDue;
+        flushDue = false;
+        return due;
+    }
+
     /** How many evaluators the index holds (a RAW query that found all its records has left it). For tests. */
     int indexed() {
         return index.size();
@@ -295,6 +338,14 @@ public final class FilterEngine {
             }
         }
         touchedRaw.clear();
+        for (int i = 0, n = touchedOther.size(); i < n; i++) {
+            FilterQuerier querier = touchedOther.get(i);
+            querier.markPendingFlush(false);
+            if (querier.heldBytes() > bounds.queryBytes()) {
+                flushDue = true;
+            }
+        }
+        touchedOther.clear();
     }
 
     /** {@link FilterQuerier#placement}: where {@link QueryIndex#add} puts the filter. */
@@ -450,6 +501,9 @@ public final class FilterEngine {
             if (querier.isSatisfied()) { // it just filled up: no record after this one can change it
                 filled.add(querier);
             }
+        } else if (!querier.hasPendingFlush()) {
+            querier.markPendingFlush(true);
+            touchedOther.add(querier);
         }
     }
 

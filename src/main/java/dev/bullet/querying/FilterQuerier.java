@@ -266,6 +266,11 @@ public final class FilterQuerier {
         return partial;
     }
 
+    /** An estimate of the bytes this query holds here (what it consumed since its partial was last taken). */
+    public long heldBytes() {
+        return aggregator.heldBytes();
+    }
+
     public boolean isExpired(long now) {
         return now >= endTime;
     }

@@ -1,5 +1,7 @@
 package dev.bullet.querying;
 
+import dev.bullet.query.BoundErrors;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 
@@ -13,14 +15,40 @@ import java.util.Map;
 /**
  * Everything one Join task does (SPEC §3.5), without Storm: owns the queries hashed to it, validates them again
  * (an invalid one is answered at once with an error result), merges partials, and produces window and final
- * results. Every final result means "tell the Filter tasks to drop the query". Not thread-safe.
+ * results. Every final result means "tell the Filter tasks to drop the query". Under {@link MemoryBounds}: a query
+ * past this task's share of {@code bullet.query.max.running} is answered with an error result; one that holds more
+ * than {@code bullet.query.max.bytes} ends early ({@link JoinQuerier}); and what each query holds is reported to the
+ * worker's {@link WorkerMemory}, whose largest queries this task ends when they are its own. Not thread-safe.
  */
 public final class JoinEngine {
     /** A result to publish to the query's owner. */
     public record Emitted(String id, int replyPartition, Result result) {
     }
 
-    private record Owned(JoinQuerier querier, int replyPartition, String json) {
+    private static final class Owned {
+        final JoinQuerier querier;
+        final int replyPartition;
+        final String json;
+        /** The bytes last reported to the worker's {@link WorkerMemory}. */
+        long reported;
+
+        Owned(JoinQuerier querier, int replyPartition, String json) {
+            this.querier = querier;
+            this.replyPartition = replyPartition;
+            this.json = json;
+        }
+
+        JoinQuerier querier() {
+            return querier;
+        }
+
+        int replyPartition() {
+            return replyPartition;
+        }
+
+        String json() {
+            return json;
+        }
     }
 
     private final QuerySettings settings;
@@ -46,12 +74,32 @@ public final class JoinEngine {
     private long created;
     private long improper;
     private long rateExceeded;
+    private long overQueryBytes;
+    private long overWorkerBytes;
+    private long refused;
+    private final MemoryBounds bounds;
+    /** This task's share of {@code bullet.query.max.running}. */
+    private final int maxRunningHere;
+    private final WorkerMemory memory;
 
     public JoinEngine(QuerySettings settings, int partitions, long finalGraceMs) {
+        this(settings, partitions, finalGraceMs, MemoryBounds.NONE, 1, WorkerMemory.unbounded());
+    }
+
+    /**
+     * @param bounds    the bounds on what queries hold and how many run
+     * @param joinTasks how many Join tasks share {@code bounds.running()} (each runs its share, rounded up)
+     * @param memory    what the queries of this worker hold, shared by its Join tasks
+     */
+    public JoinEngine(QuerySettings settings, int partitions, long finalGraceMs, MemoryBounds bounds, int joinTasks,
+                      WorkerMemory memory) {
         this.settings = settings;
         this.parser = new QueryParser(settings);
         this.partitions = partitions;
         this.finalGraceMs = finalGraceMs;
+        this.bounds = bounds;
+        this.maxRunningHere = bounds.runningPerTask(joinTasks);
+        this.memory = memory;
     }
 
     /** Takes ownership of a query; returns the error result to send when it is invalid, else null. */
@@ -64,8 +112,14 @@ public final class JoinEngine {
             improper++;
             return new Emitted(id, replyPartition, Result.errors(parsed.errors()));
         }
+        if (queries.size() >= maxRunningHere) {
+            // refused before it holds anything; its error result makes the Filter tasks drop it (COMPLETE)
+            refused++;
+            ended.put(id, Boolean.TRUE);
+            return new Emitted(id, replyPartition, Result.errors(List.of(BoundErrors.tooManyRunning(bounds.running()))));
+        }
         created++;
-        JoinQuerier querier = new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs);
+        JoinQuerier querier = newQuerier(id, parsed, startTime);
         queries.put(id, new Owned(querier, replyPartition, queryJson));
         return null;
     }
@@ -83,10 +137,14 @@ public final class JoinEngine {
         if (!parsed.isValid()) {
             return false;
         }
-        JoinQuerier querier = new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs);
+        JoinQuerier querier = newQuerier(id, parsed, startTime);
         querier.markRestored(now);
         queries.put(id, new Owned(querier, replyPartition, queryJson));
         return true;
+    }
+
+    private JoinQuerier newQuerier(String id, QueryParser.Result parsed, long startTime) {
+        return new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs, bounds.queryBytes());
     }
 
     /** The queries this task owns, as they were sent (to hand them to a restarted Filter task). */
@@ -129,6 +187,10 @@ public final class JoinEngine {
         }
         Object data = owned.querier().mergedBefore(batchKeys, retry) ? null : partial;
         collect(id, owned, owned.querier().combine(data, last, task, now), out);
+        if (data != null && memory.isOver()) {
+            memory.pickLargest();
+        }
+        endPicked(now, out);
     }
 
     public void tick(long now, List<Emitted> out) {
@@ -142,13 +204,53 @@ public final class JoinEngine {
                 countIfRateLimited(owned);
                 it.remove();
                 ended.put(e.getKey(), Boolean.TRUE);
+                memory.remove(e.getKey());
+            } else {
+                report(e.getKey(), owned);
             }
+        }
+        if (memory.isOver()) {
+            memory.pickLargest();
+        }
+        endPicked(now, out);
+    }
+
+    /** Tells the worker's {@link WorkerMemory} what a query holds now, when that changed. */
+    private void report(String id, Owned owned) {
+        long bytes = owned.querier().heldBytes();
+        if (bytes != owned.reported) {
+            owned.reported = bytes;
+            memory.report(id, bytes);
+        }
+    }
+
+    /**
+     * Ends the queries of this task picked to end for {@code bullet.query.max.worker.bytes} (the largest of the
+     * worker's), each with the data it kept and the error.
+     */
+    private void endPicked(long now, List<Emitted> out) {
+        if (!memory.hasPicked()) {
+            return;
+        }
+        for (String id : memory.picked()) {
+            Owned owned = queries.get(id);
+            long held = owned == null ? -1 : memory.claim(id);
+            if (held < 0) {
+                continue; // another task's, or already ended
+            }
+            out.add(new Emitted(id, owned.replyPartition(),
+                                owned.querier().endEarly(BoundErrors.overWorkerBytes(memory.limit(), held), now)));
+            overWorkerBytes++;
+            queries.remove(id);
+            ended.put(id, Boolean.TRUE);
+            memory.remove(id);
         }
     }
 
     /** Drops a query without a result (its owner asked for the KILL); returns whether it was known. */
     public boolean kill(String id) {
         ended.put(id, Boolean.TRUE);
+        memory.remove(id);
         return queries.remove(id) != null;
     }
 
@@ -158,8 +260,14 @@ public final class JoinEngine {
         }
         if (owned.querier().isDone()) {
             countIfRateLimited(owned);
+            if (owned.querier().wasOverBytes()) {
+                overQueryBytes++;
+            }
             queries.remove(id);
             ended.put(id, Boolean.TRUE);
+            memory.remove(id);
+        } else {
+            report(id, owned);
         }
     }
 
@@ -183,6 +291,21 @@ public final class JoinEngine {
 
     public long rateExceededQueries() {
         return rateExceeded;
+    }
+
+    /** Queries ended for holding more than {@code bullet.query.max.bytes}. */
+    public long overQueryBytesQueries() {
+        return overQueryBytes;
+    }
+
+    /** Queries ended, the largest of the worker's, for {@code bullet.query.max.worker.bytes}. */
+    public long overWorkerBytesQueries() {
+        return overWorkerBytes;
+    }
+
+    /** Queries refused for {@code bullet.query.max.running}. */
+    public long refusedQueries() {
+        return refused;
     }
 
     /** Ids currently owned (for tests and metrics). */

@@ -1,6 +1,7 @@
 package dev.bullet.querying;
 
 import dev.bullet.common.BulletError;
+import dev.bullet.query.BoundErrors;
 import dev.bullet.query.Query;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.query.Window;
@@ -40,6 +41,8 @@ public final class JoinQuerier {
     private final Aggregator aggregator;
     private final PostAggregator postAggregator;
     private final ResultMeta meta;
+    /** {@code bullet.query.max.bytes}: the most this query may hold here ({@link #heldBytes()}). */
+    private final long maxBytes;
 
     private int windowNumber = 1;
     private long nextEmitTime;
@@ -54,9 +57,17 @@ public final class JoinQuerier {
     private long rateIntervalStart;
     private int rateCount;
     private boolean rateLimited;
+    private boolean overBytes;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
+        this(id, query, startTime, settings, partitions, finalGraceMs, Long.MAX_VALUE);
+    }
+
+    /** @param maxBytes the most the query may hold ({@code bullet.query.max.bytes}); crossing it ends the query */
+    public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs,
+                       long maxBytes) {
         this.id = id;
+        this.maxBytes = maxBytes;
         this.query = query;
         this.settings = settings;
         this.startTime = startTime;
@@ -96,6 +107,11 @@ public final class JoinQuerier {
     public void markRestored(long now) {
         restoredAt = now;
         incompleteUntilWindow = window != null && window.kind() == Window.Kind.ADDITIVE_TUMBLING ? Integer.MAX_VALUE : windowNumber;
+    }
+
+    /** Whether the query was ended for holding more than {@code bullet.query.max.bytes}. */
+    public boolean wasOverBytes() {
+        return overBytes;
     }
 
     /** Whether the query was stopped for emitting faster than the rate limit (SPEC §6.10). */
@@ -152,6 +168,10 @@ public final class JoinQuerier {
         }
         if (!(aggregator instanceof RawAggregator)) {
             aggregator.combine(partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial);
+            if (aggregator.heldBytes() > maxBytes) {
+                overBytes = true;
+                out.add(endEarly(BoundErrors.overQueryBytes(maxBytes), now)); // with the partial that crossed
+            }
             return out;
         }
         RawAggregator raw = (RawAggregator) aggregator;
@@ -160,6 +180,11 @@ public final class JoinQuerier {
         List<byte[]> rows = partial instanceof RawPartial ? ((RawPartial) partial).rows()
                                                           : JsonCodec.objects((byte[]) partial, Integer.MAX_VALUE);
         for (byte[] record : rows) {
+            if (!raw.isFull() && raw.heldBytes() + RawAggregator.rowBytes(record) > maxBytes) {
+                overBytes = true;
+                out.add(endEarly(BoundErrors.overQueryBytes(maxBytes), now)); // the rows that fit, not the one that crossed
+                return out;
+            }
             raw.addJson(record);
             if (window == null && raw.isFull()) {
                 out.add(finish(now));
@@ -206,6 +231,22 @@ public final class JoinQuerier {
     public Result finish(long now) {
         done = true;
         return build(now, window == null ? 0 : now >= nextEmitTime ? nextEmitTime : 0, true);
+    }
+
+    /**
+     * Ends the query now for a bound it crossed (SPEC §6.8 {@code meta.errors}): the final result holds what the
+     * query kept so far (the open window, possibly partial) and the error.
+     */
+    public Result endEarly(BulletError error, long now) {
+        Result result = finish(now);
+        Map<String, Object> m = new LinkedHashMap<>(result.meta());
+        m.put("errors", List.of(error));
+        return new Result(result.records(), m, true);
+    }
+
+    /** An estimate of the bytes this query holds here (its aggregation's or open window's state). */
+    public long heldBytes() {
+        return aggregator.heldBytes();
     }
 
     /** Ends the query with errors (e.g. killed, or refused downstream): a final result carrying them. */

@@ -26,6 +26,14 @@ public final class BulletMetrics {
     public static final String IMPROPER_QUERIES = "bullet_improper_queries";
     public static final String RATE_EXCEEDED_QUERIES = "bullet_rate_exceeded_queries";
     public static final String ACTIVE_QUERIES = "bullet_active_queries";
+    /** Queries ended early for holding more than {@code bullet.query.max.bytes}. */
+    public static final String QUERY_BYTES_EXCEEDED_QUERIES = "bullet_query_bytes_exceeded_queries";
+    /** Queries ended early, the largest of their worker's, for {@code bullet.query.max.worker.bytes}. */
+    public static final String WORKER_BYTES_EXCEEDED_QUERIES = "bullet_worker_bytes_exceeded_queries";
+    /** Queries refused for {@code bullet.query.max.running} (by a Join task, with an error result, or a Filter task). */
+    public static final String REFUSED_QUERIES = "bullet_refused_queries";
+    /** Queries a Filter task refused since it started (a gauge): it held twice {@code bullet.query.max.running}. */
+    public static final String FILTER_REFUSED_QUERIES = "bullet_filter_refused_queries";
     public static final String FILTER_LATENCY = "bullet_filter_latency";
     /** Results the Result bolt could not publish (the PubSub refused them); each is also logged. */
     public static final String RESULTS_DROPPED = "bullet_results_dropped";

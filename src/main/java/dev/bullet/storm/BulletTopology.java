@@ -11,6 +11,7 @@ import dev.bullet.config.ComponentSpec;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.config.StormDefaults;
 import dev.bullet.metrics.MetricsSinks;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
@@ -46,6 +47,7 @@ public final class BulletTopology {
 
     public static StormTopology build(BulletSettings settings, PubSubFactory pubSub) {
         QuerySettings query = QuerySettings.from(settings);
+        MemoryBounds bounds = MemoryBounds.from(settings);
         long tickMs = settings.tickIntervalMs();
         TopologyBuilder b = new TopologyBuilder();
 
@@ -66,7 +68,7 @@ public final class BulletTopology {
                                .directGrouping(Components.JOIN_BOLT, Streams.REPLAY);
         resources(decode, spec(settings, Component.DATASOURCE_BOLT));
 
-        BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query, Clock.SYSTEM),
+        BoltDeclarer filter = b.setBolt(Components.FILTER_BOLT, new FilterBolt(query, bounds, Clock.SYSTEM),
                                         spec(settings, Component.FILTER_BOLT).parallelism())
                                .shuffleGrouping(Components.DATASOURCE_BOLT, Streams.RECORDS)
                                .allGrouping(Components.QUERY_SPOUT, Streams.QUERY)
@@ -77,7 +79,7 @@ public final class BulletTopology {
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         var byId = StreamFields.of(Fields.ID);
-        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS,
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS,
                                                                           Clock.SYSTEM),
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)

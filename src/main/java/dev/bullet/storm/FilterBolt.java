@@ -3,6 +3,7 @@ package dev.bullet.storm;
 import dev.bullet.common.Clock;
 import dev.bullet.metrics.LatencyHistogram;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
 import dev.bullet.querying.ReplayWait;
@@ -48,6 +49,7 @@ public class FilterBolt extends BaseRichBolt {
                                                                         Streams.HELLO, Streams.TICK, Streams.RECORDS);
 
     private final QuerySettings settings;
+    private final MemoryBounds bounds;
     private final Clock clock;
     private transient OutputCollector collector;
     private transient FilterEngine engine;
@@ -61,14 +63,20 @@ public class FilterBolt extends BaseRichBolt {
     private transient int joinTasks;
 
     public FilterBolt(QuerySettings settings, Clock clock) {
+        this(settings, MemoryBounds.NONE, clock);
+    }
+
+    /** @param bounds the bounds on what a query holds and how many run */
+    public FilterBolt(QuerySettings settings, MemoryBounds bounds, Clock clock) {
         this.settings = settings;
+        this.bounds = bounds;
         this.clock = clock;
     }
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = Wakeups.waking(collector);
-        this.engine = new FilterEngine(settings);
+        this.engine = new FilterEngine(settings, bounds);
         this.out = new ArrayList<>();
         this.unreported = new ArrayList<>();
         this.unreportedKeys = new ArrayList<>();
@@ -78,6 +86,7 @@ public class FilterBolt extends BaseRichBolt {
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         metrics.gauge(BulletMetrics.UNFILTERED_REGEX_QUERIES, engine::unfilteredRegexQueries);
+        metrics.gauge(BulletMetrics.FILTER_REFUSED_QUERIES, engine::refusedQueries);
         this.latency = metrics.latency(BulletMetrics.FILTER_LATENCY);
     }
 
@@ -119,8 +128,14 @@ public class FilterBolt extends BaseRichBolt {
                            tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
                 break;
             case Streams.QUERY:
+                long refusedBefore = engine.refusedQueries();
                 engine.add(tuple.getStringByField(Fields.ID), tuple.getStringByField(Fields.QUERY),
                            tuple.getLongByField(Fields.START_TIME), tuple.getIntegerByField(Fields.REPLY_PARTITION));
+                if (engine.refusedQueries() != refusedBefore) {
+                    LOG.warn("Filter task {} refused query {}: it holds {} queries, twice bullet.query.max.running"
+                             + " ({} refused so far, in {})", taskId, tuple.getStringByField(Fields.ID), engine.size(),
+                             engine.refusedQueries(), BulletMetrics.FILTER_REFUSED_QUERIES);
+                }
                 break;
             case Streams.SIGNAL:
                 if (Signal.COMPLETE.name().equals(tuple.getStringByField(Fields.SIGNAL))) {
@@ -175,6 +190,9 @@ public class FilterBolt extends BaseRichBolt {
             unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
             if (key != 0) {
                 unreportedKeys.add(key);
+            }
+            if (engine.flushDue()) {
+                flush(); // a query holds more than bullet.query.max.bytes here: its partial leaves now, as on a tick
             }
         }
     }

@@ -2,10 +2,12 @@ package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
 import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
+import dev.bullet.querying.WorkerMemory;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -41,6 +43,7 @@ public class JoinBolt extends BaseRichBolt {
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
                                                                         Streams.SIGNAL, Streams.PARTIAL, Streams.TICK);
     private final QuerySettings settings;
+    private final MemoryBounds bounds;
     private final long finalGraceMs;
     private final Clock clock;
     private final int helloCount;
@@ -50,6 +53,9 @@ public class JoinBolt extends BaseRichBolt {
     private transient CountMetric created;
     private transient CountMetric improper;
     private transient CountMetric rateExceeded;
+    private transient CountMetric overQueryBytes;
+    private transient CountMetric overWorkerBytes;
+    private transient CountMetric refused;
     private transient long[] counted;
     private transient int taskId;
     private transient List<Integer> queryTakers;
@@ -62,7 +68,13 @@ public class JoinBolt extends BaseRichBolt {
 
     /** @param hellos how many times, a second apart, a (re)started task says hello to the Filter tasks */
     public JoinBolt(QuerySettings settings, long finalGraceMs, int hellos, Clock clock) {
+        this(settings, MemoryBounds.NONE, finalGraceMs, hellos, clock);
+    }
+
+    /** @param bounds the bounds on what queries hold (per query and per worker) and how many run */
+    public JoinBolt(QuerySettings settings, MemoryBounds bounds, long finalGraceMs, int hellos, Clock clock) {
         this.settings = settings;
+        this.bounds = bounds;
         this.finalGraceMs = finalGraceMs;
         this.helloCount = hellos;
         this.clock = clock;
@@ -72,14 +84,21 @@ public class JoinBolt extends BaseRichBolt {
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = Wakeups.waking(collector);
         int filterTasks = Math.max(1, context.getComponentTasks(Components.FILTER_BOLT).size());
-        this.engine = new JoinEngine(settings, filterTasks, finalGraceMs);
+        int joinTasks = Math.max(1, context.getComponentTasks(Components.JOIN_BOLT).size());
+        // every Join task of this worker (this JVM) shares one account of what its queries hold
+        WorkerMemory memory = MemoryBounds.NONE.equals(bounds) ? WorkerMemory.unbounded()
+                : WorkerMemory.of(context.getStormId(), bounds.workerBytes(Runtime.getRuntime().maxMemory()));
+        this.engine = new JoinEngine(settings, filterTasks, finalGraceMs, bounds, joinTasks, memory);
         this.out = new ArrayList<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
         this.created = metrics.counter(BulletMetrics.CREATED_QUERIES);
         this.improper = metrics.counter(BulletMetrics.IMPROPER_QUERIES);
         this.rateExceeded = metrics.counter(BulletMetrics.RATE_EXCEEDED_QUERIES);
-        this.counted = new long[3];
+        this.overQueryBytes = metrics.counter(BulletMetrics.QUERY_BYTES_EXCEEDED_QUERIES);
+        this.overWorkerBytes = metrics.counter(BulletMetrics.WORKER_BYTES_EXCEEDED_QUERIES);
+        this.refused = metrics.counter(BulletMetrics.REFUSED_QUERIES);
+        this.counted = new long[6];
         this.taskId = context.getThisTaskId();
         this.lastHello = Long.MIN_VALUE / 2;
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
@@ -87,10 +106,14 @@ public class JoinBolt extends BaseRichBolt {
     }
 
     private void countQueries() {
-        long[] now = {engine.createdQueries(), engine.improperQueries(), engine.rateExceededQueries()};
-        created.incrBy(now[0] - counted[0]);
-        improper.incrBy(now[1] - counted[1]);
-        rateExceeded.incrBy(now[2] - counted[2]);
+        long[] now = {engine.createdQueries(), engine.improperQueries(), engine.rateExceededQueries(),
+                      engine.overQueryBytesQueries(), engine.overWorkerBytesQueries(), engine.refusedQueries()};
+        CountMetric[] metrics = {created, improper, rateExceeded, overQueryBytes, overWorkerBytes, refused};
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] != counted[i]) {
+                metrics[i].incrBy(now[i] - counted[i]);
+            }
+        }
         counted = now;
     }
 

@@ -1,9 +1,11 @@
 package dev.bullet.storm;
 
 import dev.bullet.pubsub.Signal;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.RawPartial;
 import dev.bullet.querying.aggregations.RawAggregator;
+import dev.bullet.record.Record;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
@@ -72,6 +74,30 @@ class FilterBoltTest {
         assertEquals(List.of(Records.of("id", "a").asMap()), RawAggregator.decode(rows.bytes()));
         assertEquals(Boolean.FALSE, flat.get(2));
         assertEquals(partials, out.emissions(), "nothing but partials");
+    }
+
+    @Test
+    void aQueryHoldingMoreThanTheByteBoundSendsItsPartialRightAfterTheBatch() {
+        RecordingOutputCollector bounded = new RecordingOutputCollector();
+        FilterBolt filter = new FilterBolt(QuerySettings.defaults(), new MemoryBounds(10_000, Long.MAX_VALUE, 100), clock);
+        Bolts.prepare(filter, bounded, Map.of());
+        String groupByKey = "{\"aggregation\": {\"type\": \"GROUP\", \"fields\": {\"k\": \"k\"}}}";
+        filter.execute(Tuples.query("q", groupByKey, now(), 0));
+        Tuple small = Tuples.records(1L, Records.of("k", "a").build());
+        filter.execute(small);
+        assertEquals(List.of(), bounded.emitted(Streams.PARTIAL), "under the bound: the partial waits for the tick");
+
+        Record[] large = new Record[20];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = Records.of("k", i + "k".repeat(1_000)).build();
+        }
+        Tuple batch = Tuples.records(2L, large);
+        filter.execute(batch);
+
+        List<Emission> partials = bounded.emitted(Streams.PARTIAL);
+        assertEquals(1, partials.size(), "over the bound: the partial leaves without a tick");
+        assertEquals(List.of(small, batch), partials.get(0).anchors(), "covering every batch not reported yet");
+        assertTrue(bounded.acked().containsAll(List.of(small, batch)));
     }
 
     @Test

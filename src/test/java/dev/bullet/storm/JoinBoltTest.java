@@ -2,6 +2,7 @@ package dev.bullet.storm;
 
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.FilterEngine;
 import dev.bullet.querying.JoinQuerier;
@@ -79,6 +80,26 @@ class JoinBoltTest {
                      "the partial after the broken one is merged");
         assertFalse(results.containsKey("b"));
         assertEquals(1, out.acked().stream().filter(t -> t == tuple).count(), "the tuple is acked once");
+    }
+
+    @Test
+    void queryPastTheRunningBoundGetsAnErrorResultAndACompleteSignal() {
+        JoinBolt bolt = new JoinBolt(QuerySettings.defaults(), new MemoryBounds(Long.MAX_VALUE, Long.MAX_VALUE, 1),
+                                     3_600_000L, 1, clock);
+        Bolts.prepare(bolt, out, Map.of(), 1);
+        bolt.execute(Tuples.query("first", RAW_2, clock.now(), 0));
+        assertEquals(List.of(), out.emissions());
+
+        bolt.execute(Tuples.query("second", RAW_2, clock.now(), 4));
+
+        List<Emission> emitted = out.emissions();
+        assertEquals(2, emitted.size());
+        Emission result = emitted.get(0);
+        assertEquals("second", result.value(0));
+        assertEquals(4, (int) result.<Integer>value(2));
+        assertTrue(result.<Boolean>value(3));
+        assertTrue(result.<String>value(1).contains("bullet.query.max.running"), result.<String>value(1));
+        assertEquals(List.of("second", Signal.COMPLETE.name()), emitted.get(1).values());
     }
 
     @Test

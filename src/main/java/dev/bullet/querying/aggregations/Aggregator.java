@@ -29,4 +29,10 @@ public interface Aggregator {
 
     /** Whether nothing was consumed or combined since the last reset. */
     boolean isEmpty();
+
+    /**
+     * An estimate of the heap the state holds, bytes ({@link HeapEstimate}): cheap to call (a counter, or a sketch's
+     * own size), kept up to date where rows or entries are added, and back to a small constant on {@link #reset()}.
+     */
+    long heldBytes();
 }

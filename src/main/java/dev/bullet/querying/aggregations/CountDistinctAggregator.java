@@ -82,6 +82,12 @@ final class CountDistinctAggregator implements Aggregator {
         empty = true;
     }
 
+    /** The Theta sketch and union hold hashes only: their own sizes, which their nominal entries bound. */
+    @Override
+    public long heldBytes() {
+        return HeapEstimate.FIXED + sketch.getCurrentBytes() + union.getCurrentBytes();
+    }
+
     @Override
     public boolean isEmpty() {
         return empty;

@@ -37,6 +37,8 @@ final class DistributionAggregator implements Aggregator {
     private UpdateDoublesSketch sketch;
     private DoublesUnion union;
     private boolean empty;
+    /** The items merged into the union (for {@link #heldBytes()}: a quantiles sketch's size grows with log of them). */
+    private long unionItems;
 
     DistributionAggregator(Aggregation aggregation, QuerySettings settings) {
         this.field = aggregation.fields().get(0).path();
@@ -61,7 +63,9 @@ final class DistributionAggregator implements Aggregator {
 
     @Override
     public void combine(byte[] partial) {
-        union.union(DoublesSketch.heapify(Memory.wrap(partial)));
+        DoublesSketch other = DoublesSketch.heapify(Memory.wrap(partial));
+        union.union(other);
+        unionItems += other.getN();
         empty = false;
     }
 
@@ -167,7 +171,15 @@ final class DistributionAggregator implements Aggregator {
     public void reset() {
         sketch = DoublesSketch.builder().setK(k).build();
         union = DoublesUnion.builder().setMaxK(k).build();
+        unionItems = 0;
         empty = true;
+    }
+
+    /** The quantiles sketch and union: at most their size for K at the items they saw, a few KB per query. */
+    @Override
+    public long heldBytes() {
+        return HeapEstimate.FIXED + sketch.getCurrentUpdatableSerializedSizeBytes()
+               + DoublesSketch.getUpdatableStorageBytes(k, unionItems);
     }
 
     @Override

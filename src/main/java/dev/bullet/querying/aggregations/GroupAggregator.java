@@ -5,6 +5,7 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
 import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.tuple.CompactSketch;
+import org.apache.datasketches.tuple.Sketch;
 import org.apache.datasketches.tuple.Sketches;
 import org.apache.datasketches.tuple.TupleSketchIterator;
 import org.apache.datasketches.tuple.Union;
@@ -32,6 +33,10 @@ final class GroupAggregator implements Aggregator {
     private UpdatableSketch<Record, GroupMetrics> sketch;
     private Union<GroupMetrics> union;
     private boolean empty = true;
+    /** For {@link #heldBytes()}: the union's entries (at most twice the nominal entries), and the keys seen. */
+    private long unionEntries;
+    private long keyBytes;
+    private long keysSeen;
 
     GroupAggregator(Aggregation aggregation, QuerySettings settings) {
         this.size = aggregation.size();
@@ -46,7 +51,10 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        sketch.update(key(record), record);
+        String key = key(record);
+        sketch.update(key, record);
+        keyBytes += key.length();
+        keysSeen++;
         empty = false;
     }
 
@@ -56,7 +64,12 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void combine(byte[] partial) {
-        union.union(Sketches.heapifySketch(Memory.wrap(partial), support));
+        Sketch<GroupMetrics> other = Sketches.heapifySketch(Memory.wrap(partial), support);
+        union.union(other);
+        int entriesIn = other.getRetainedEntries();
+        unionEntries = Math.min(unionEntries + entriesIn, 2L * entries);
+        keyBytes += partial.length; // an entry's summary holds its group's values: the partial's bytes bound the keys
+        keysSeen += Math.max(1, entriesIn);
         empty = false;
     }
 
@@ -116,6 +129,15 @@ final class GroupAggregator implements Aggregator {
         sketch = builder.build();
         union = new Union<>(entries, support);
         empty = true;
+        unionEntries = 0;
+        keyBytes = 0;
+        keysSeen = 0;
+    }
+
+    /** Each group: its key, and its values in the summary (twice the key), and the entry's overhead. */
+    @Override
+    public long heldBytes() {
+        return HeapEstimate.ofEntries(sketch.getRetainedEntries() + unionEntries, keyBytes, keysSeen, 2);
     }
 
     @Override

@@ -50,6 +50,12 @@ final class GroupAllAggregator implements Aggregator {
         metrics = new GroupMetrics(spec);
     }
 
+    /** One group's metrics: does not grow with the records. */
+    @Override
+    public long heldBytes() {
+        return HeapEstimate.FIXED;
+    }
+
     @Override
     public boolean isEmpty() {
         return metrics.count() == 0;

@@ -24,6 +24,8 @@ public final class RawAggregator implements Aggregator {
     private final int initialRoom;
     /** Each a {@code Map<String, Object>}, a {@link LazyRecord}, or a record's JSON ({@code byte[]}, a projection). */
     private final ArrayList<Object> records = new ArrayList<>(0);
+    /** {@link #heldBytes()}: what the kept rows take, added as each is kept. */
+    private long bytes;
 
     /** The most room taken up front (a query that matches rarely does not hold a large array for nothing). */
     static final int MAX_INITIAL_ROOM = 512;
@@ -54,7 +56,14 @@ public final class RawAggregator implements Aggregator {
             return;
         }
         makeRoom();
-        records.add(record instanceof LazyRecord ? record : record.asMap());
+        if (record instanceof LazyRecord) {
+            records.add(record);
+            bytes += HeapEstimate.ofJson(((LazyRecord) record).rawJson());
+        } else {
+            Map<String, Object> map = record.asMap();
+            records.add(map);
+            bytes += HeapEstimate.ofRow(map);
+        }
     }
 
     /**
@@ -67,6 +76,7 @@ public final class RawAggregator implements Aggregator {
         }
         makeRoom();
         records.add(json);
+        bytes += HeapEstimate.ofJson(json);
         return true;
     }
 
@@ -77,6 +87,7 @@ public final class RawAggregator implements Aggregator {
         }
         makeRoom();
         records.add(record);
+        bytes += HeapEstimate.ofRow(record);
         return true;
     }
 
@@ -88,7 +99,10 @@ public final class RawAggregator implements Aggregator {
     @Override
     public void combine(byte[] partial) {
         if (records.size() < capacity) {
-            records.addAll(JsonCodec.objects(partial, capacity - records.size()));
+            for (byte[] row : JsonCodec.objects(partial, capacity - records.size())) {
+                records.add(row);
+                bytes += HeapEstimate.ofJson(row);
+            }
         }
     }
 
@@ -154,6 +168,17 @@ public final class RawAggregator implements Aggregator {
     @Override
     public void reset() {
         records.clear();
+        bytes = 0;
+    }
+
+    @Override
+    public long heldBytes() {
+        return bytes;
+    }
+
+    /** What keeping one more row, as this JSON, would add to {@link #heldBytes()}. */
+    public static long rowBytes(byte[] json) {
+        return HeapEstimate.ofJson(json);
     }
 
     @Override

@@ -26,16 +26,19 @@ final class TopKAggregator implements Aggregator {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
 
     private final List<NamedField> fields;
-    private final SketchKeys.Fields keys;
+    private final SketchKeys.Fields fieldKeys;
     private final String countName;
     private final int k;
     private final Long threshold;
     private final int entries;
     private ItemsSketch<String> sketch;
+    /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
+    private long keyBytes;
+    private long keys;
 
     TopKAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
-        this.keys = SketchKeys.fields(fields);
+        this.fieldKeys = SketchKeys.fields(fields);
         this.countName = aggregation.newName();
         this.k = aggregation.size();
         this.threshold = aggregation.threshold();
@@ -45,12 +48,18 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        sketch.update(SketchKeys.keyOf(keys, record));
+        String key = SketchKeys.keyOf(fieldKeys, record);
+        sketch.update(key);
+        keyBytes += key.length();
+        keys++;
     }
 
     @Override
     public void combine(byte[] partial) {
-        sketch.merge(ItemsSketch.getInstance(Memory.wrap(partial), SERDE));
+        ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
+        sketch.merge(other);
+        keyBytes += partial.length;
+        keys += Math.max(1, other.getNumActiveItems());
     }
 
     @Override
@@ -97,6 +106,13 @@ final class TopKAggregator implements Aggregator {
     @Override
     public void reset() {
         sketch = new ItemsSketch<>(entries);
+        keyBytes = 0;
+        keys = 0;
+    }
+
+    @Override
+    public long heldBytes() {
+        return HeapEstimate.ofEntries(sketch.getNumActiveItems(), keyBytes, keys, 1);
     }
 
     @Override
