@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The browser console: a single page and its two assets, served from the jar ({@code /console/*} on the
+ * The browser console: a single page and its scripts and style sheets, served from the jar ({@code /console/*} on the
  * classpath) at {@code /} and {@code /console}. Read once at start; nothing is fetched from the network.
  */
 final class ConsolePages {
@@ -20,7 +20,13 @@ final class ConsolePages {
     private static final Map<String, String> TYPES = Map.of(
             "index.html", "text/html; charset=utf-8",
             "console.css", "text/css; charset=utf-8",
-            "console.js", "application/javascript; charset=utf-8");
+            "console.js", "application/javascript; charset=utf-8",
+            "tools.css", "text/css; charset=utf-8",
+            "api.js", "application/javascript; charset=utf-8",
+            "schema.js", "application/javascript; charset=utf-8",
+            "builder.js", "application/javascript; charset=utf-8",
+            "history.js", "application/javascript; charset=utf-8",
+            "export.js", "application/javascript; charset=utf-8");
     private static final Map<String, byte[]> FILES = load();
 
     private ConsolePages() {
