@@ -3,7 +3,7 @@
 // the editor (a dropdown while typing; Tab or Enter accepts, Escape closes).
 'use strict';
 
-const schemaState = { fields: [], source: '', open: false };
+const schemaState = { fields: [], source: '', open: false, expanded: new Set() };
 const BQL_FUNCTIONS = ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'TOP', 'QUANTILE', 'FREQ', 'CUMFREQ', 'SIZEOF', 'CAST',
   'IF', 'TRIM', 'LOWER', 'UPPER', 'ABS', 'HASH', 'SUBSTRING', 'UNIXTIMESTAMP', 'NOW', 'EXPLODE', 'FILTER',
   'SIZEIS', 'CONTAINSKEY', 'CONTAINSVALUE'];
@@ -76,11 +76,13 @@ function fieldItem(f, path, q) {
   }
   if (nested) {
     const sub = document.createElement('ul');
-    sub.className = 'schema-fields' + (q ? '' : ' hidden');
+    const shown = q || schemaState.expanded.has(path);
+    sub.className = 'schema-fields' + (shown ? '' : ' hidden');
     for (const s of f.fields) if (matches(s, q) || matches(f, q)) sub.appendChild(fieldItem(s, path + '.' + s.name, q));
-    toggle.textContent = q ? '▾' : '▸';
+    toggle.textContent = shown ? '▾' : '▸';
     toggle.onclick = () => {
       sub.classList.toggle('hidden');
+      if (sub.classList.contains('hidden')) schemaState.expanded.delete(path); else schemaState.expanded.add(path);
       toggle.textContent = sub.classList.contains('hidden') ? '▸' : '▾';
     };
     li.appendChild(sub);
@@ -250,6 +252,7 @@ function initSchema() {
   editor.addEventListener('keydown', completionKeys);
   editor.addEventListener('blur', closeCompletion);
   $('schema-search').addEventListener('input', renderSchema);
+  $('schema-search').addEventListener('change', renderSchema);
   $('schema-toggle').onclick = () => { setSchemaOpen(!schemaState.open); if (schemaState.open) loadSchema(); };
   let stored = null;
   try { stored = localStorage.getItem('bullet.schema.open'); } catch (e) { /* private mode */ }

@@ -134,20 +134,7 @@ class ConsoleToolsIT {
             open(browser, console);
             WebDriverWait wait = new WebDriverWait(browser, WAIT);
 
-            // the schema panel is open on a first visit and lists the stream's fields once sampled
-            assertTrue(browser.findElement(By.id("schema-panel")).isDisplayed(), "the schema panel is open at first");
-            wait.until(d -> d.findElements(By.cssSelector("#schema-fields .schema-name[data-path='s_00']")).size() == 1);
-            assertTrue(browser.findElements(By.cssSelector("#schema-fields > li")).size() > 50, "every top-level field");
-            // a list of maps opens on its maps' keys
-            WebElement lm0 = browser.findElement(By.cssSelector(".schema-name[data-path='lm_0']"));
-            lm0.findElement(By.xpath("preceding-sibling::button")).click();
-            WebElement key = browser.findElement(By.cssSelector(".schema-name[data-path='lm_0.k0']"));
-            assertTrue(key.isDisplayed());
-            screenshot(browser, "console-schema", true);
-            browser.findElement(By.id("schema-search")).sendKeys("s_00");
-            wait.until(d -> d.findElements(By.cssSelector("#schema-fields > li")).size() == 1);
-            String row = browser.findElement(By.cssSelector("#schema-fields > li")).getText();
-            assertTrue(row.contains("s_00") && row.contains("STRING") && row.contains("100%"), row);
+            findAFieldInTheSchemaPanel(browser, wait);
 
             // completion in the editor: typing a prefix offers the field, Tab takes it
             WebElement editor = browser.findElement(By.id("query"));
@@ -167,7 +154,6 @@ class ConsoleToolsIT {
             assertTrue(editorText(browser).startsWith("SELECT s_00, s_01 FROM"), editorText(browser));
 
             browser.findElement(By.id("schema-search")).clear();
-            browser.findElement(By.id("schema-search")).sendKeys(Keys.BACK_SPACE);
             // the builder writes a GROUP BY + COUNT query into the editor, which runs
             browser.findElement(By.cssSelector("#builder summary")).click();
             new Select(browser.findElement(By.id("b-agg"))).selectByValue("GROUP");
@@ -203,6 +189,9 @@ class ConsoleToolsIT {
             browser.findElement(By.id("share")).click();
             String link = browser.findElement(By.id("share-link")).getDomProperty("value");
             assertTrue(link.contains("#q="), link);
+            assertTrue(!browser.findElement(By.id("pivot")).isDisplayed(), "no pivot for one group field");
+
+            groupByTwoFieldsIsPivoted(browser, wait);
             assertNoConsoleErrors(browser);
 
             // the share link in a fresh profile opens the console with the query
@@ -219,6 +208,40 @@ class ConsoleToolsIT {
         } finally {
             browser.quit();
         }
+    }
+
+    private static void findAFieldInTheSchemaPanel(WebDriver browser, WebDriverWait wait) throws IOException {
+        // the schema panel is open on a first visit and lists the stream's fields once sampled
+        assertTrue(browser.findElement(By.id("schema-panel")).isDisplayed(), "the schema panel is open at first");
+        wait.until(d -> d.findElements(By.cssSelector("#schema-fields .schema-name[data-path='s_00']")).size() == 1);
+        assertTrue(browser.findElements(By.cssSelector("#schema-fields > li")).size() > 50, "every top-level field");
+        // a list of maps opens on its maps' keys
+        WebElement lm0 = browser.findElement(By.cssSelector(".schema-name[data-path='lm_0']"));
+        lm0.findElement(By.xpath("preceding-sibling::button")).click();
+        WebElement key = browser.findElement(By.cssSelector(".schema-name[data-path='lm_0.k0']"));
+        assertTrue(key.isDisplayed());
+        screenshot(browser, "console-schema", true);
+        browser.findElement(By.id("schema-search")).sendKeys("s_00");
+        wait.until(d -> d.findElements(By.cssSelector("#schema-fields > li")).size() == 1);
+        String row = browser.findElement(By.cssSelector("#schema-fields > li")).getText();
+        assertTrue(row.contains("s_00") && row.contains("STRING") && row.contains("100%"), row);
+    }
+
+    private static void groupByTwoFieldsIsPivoted(WebDriver browser, WebDriverWait wait) {
+        // GROUP BY two fields: the pivot shows one by the other
+        browser.findElement(By.cssSelector("#builder summary")).click();
+        new Select(browser.findElement(By.id("b-agg"))).selectByValue("GROUP");
+        browser.findElement(By.id("b-fields")).sendKeys("s_00, s_05");
+        WebElement seconds = browser.findElement(By.id("b-duration"));
+        seconds.clear();
+        seconds.sendKeys("2");
+        browser.findElement(By.id("b-write")).click();
+        browser.findElement(By.id("run")).click();
+        wait.until(d -> d.findElement(By.id("status")).getText().equals("done")
+                        && d.findElement(By.id("pivot")).isDisplayed());
+        browser.findElement(By.cssSelector("#pivot summary")).click();
+        assertEquals("s_00 \\ s_05", browser.findElement(By.cssSelector("#pivot-table thead th")).getText());
+        assertTrue(browser.findElements(By.cssSelector("#pivot-table tbody tr")).size() > 1);
     }
 
     private static Path csvIn(Path dir) {
