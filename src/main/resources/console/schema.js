@@ -252,7 +252,6 @@ function initSchema() {
   editor.addEventListener('keydown', completionKeys);
   editor.addEventListener('blur', closeCompletion);
   $('schema-search').addEventListener('input', renderSchema);
-  $('schema-search').addEventListener('change', renderSchema);
   $('schema-toggle').onclick = () => { setSchemaOpen(!schemaState.open); if (schemaState.open) loadSchema(); };
   let stored = null;
   try { stored = localStorage.getItem('bullet.schema.open'); } catch (e) { /* private mode */ }
