@@ -56,6 +56,8 @@ function signIn(event) {
   scheduleValidation();
 }
 const state = { windows: [], current: -1, queryId: null, controller: null, sort: null, type: 'RAW' };
+// What the console's other scripts (schema.js, builder.js, history.js, export.js) listen to.
+const hooks = { run: [], result: [], finish: [], render: [] };
 
 // ---------------------------------------------------------------- editor: highlighting and validation
 
@@ -155,6 +157,7 @@ function aggregationType(text) {
 async function run() {
   if (state.controller) stop();
   const text = $('query').value;
+  hooks.run.forEach((f) => f(text));
   state.windows = [];
   state.current = -1;
   state.type = aggregationType(text);
@@ -209,6 +212,7 @@ function onResult(result) {
   const errors = result.meta && result.meta.errors;
   if (errors && errors.length) showErrors(errors);
   renderResults();
+  hooks.result.forEach((f) => f(result));
 }
 
 function finish(text) {
@@ -218,6 +222,7 @@ function finish(text) {
   $('stop').disabled = true;
   setStatus(text);
   refreshRunning();
+  hooks.finish.forEach((f) => f(text));
 }
 
 async function kill(id) {
@@ -261,6 +266,7 @@ function renderResults() {
   renderChart(records);
   renderSeries();
   $('meta').textContent = result ? JSON.stringify(result.meta || {}, null, 2) : '';
+  hooks.render.forEach((f) => f(records));
 }
 
 function renderTable(records) {

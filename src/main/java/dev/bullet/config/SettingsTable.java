@@ -142,6 +142,13 @@ public final class SettingsTable {
     public static final String REST_ALLOWED_ORIGINS = "bullet.rest.allowed.origins";
     public static final String REST_ALLOWED_HOSTS = "bullet.rest.allowed.hosts";
 
+    public static final String SCHEMA_FILE = "bullet.schema.file";
+    public static final String SCHEMA_SAMPLE_ENABLE = "bullet.schema.sample.enable";
+    public static final String SCHEMA_SAMPLE_SIZE = "bullet.schema.sample.size";
+    public static final String SCHEMA_SAMPLE_DURATION_MS = "bullet.schema.sample.duration.ms";
+    public static final String SCHEMA_SAMPLE_INTERVAL_MS = "bullet.schema.sample.interval.ms";
+    public static final String SCHEMA_SAMPLE_HISTORY = "bullet.schema.sample.history";
+
     /** The entry of {@link #METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING} used for metrics without their own entry. */
     public static final String DEFAULT_METRIC_ENTRY = "default";
 
@@ -377,6 +384,22 @@ public final class SettingsTable {
         t.define(REST_ALLOWED_HOSTS, LIST, List.of(), noBlankElements(),
                 "Host header values besides the bound address that are served (name, or name:port; * = any); "
                         + "others get 403 (DNS rebinding).");
+
+        t.section("Schema of the firehose (GET /api/bullet/schema, the console's schema panel)");
+        t.define(SCHEMA_FILE, STRING, "", ANY,
+                "A schema file in the original Bullet's JSON format (a classpath resource or a path); empty = infer "
+                        + "the schema from a sample of the stream.");
+        t.define(SCHEMA_SAMPLE_ENABLE, BOOLEAN, true, ANY,
+                "Without a schema file, sample the stream through the topology with a small internal RAW query.");
+        t.define(SCHEMA_SAMPLE_SIZE, INT, 100, between(1, 1_000),
+                "Records one sampling query takes (it ends as soon as it has them).");
+        t.define(SCHEMA_SAMPLE_DURATION_MS, LONG, 2_000, between(1, 60_000),
+                "Longest a sampling query runs, ms (at low record rates it ends by this).");
+        t.define(SCHEMA_SAMPLE_INTERVAL_MS, LONG, 15_000, between(1_000, 3_600_000),
+                "Time between sampling queries, ms (from 2 s, doubling, while samples come back empty).");
+        t.define(SCHEMA_SAMPLE_HISTORY, INT, 40, between(1, 1_000),
+                "Samples the inferred schema is made of (the latest ones); a field absent from all of them is "
+                        + "dropped.");
 
         DEFINITIONS = Collections.unmodifiableMap(t.definitions);
 

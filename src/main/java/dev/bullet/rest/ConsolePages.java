@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The browser console: a single page and its assets (script, style sheet, icon), served from the jar ({@code /console/*} on the
+ * The browser console: a single page and its scripts, style sheets and icon, served from the jar ({@code /console/*} on the
  * classpath) at {@code /} and {@code /console}. Read once at start; nothing is fetched from the network.
  */
 final class ConsolePages {
@@ -21,7 +21,13 @@ final class ConsolePages {
             "index.html", "text/html; charset=utf-8",
             "console.css", "text/css; charset=utf-8",
             "console.js", "application/javascript; charset=utf-8",
-            "favicon.svg", "image/svg+xml");
+            "favicon.svg", "image/svg+xml",
+            "tools.css", "text/css; charset=utf-8",
+            "api.js", "application/javascript; charset=utf-8",
+            "schema.js", "application/javascript; charset=utf-8",
+            "builder.js", "application/javascript; charset=utf-8",
+            "history.js", "application/javascript; charset=utf-8",
+            "export.js", "application/javascript; charset=utf-8");
     private static final Map<String, byte[]> FILES = load();
 
     private ConsolePages() {

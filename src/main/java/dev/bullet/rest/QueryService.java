@@ -16,11 +16,13 @@ import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.rest.QueryListener.Ending;
 import dev.bullet.rest.RunningQueries.Running;
+import dev.bullet.schema.FirehoseSchema;
 import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +31,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -135,6 +138,9 @@ public final class QueryService implements AutoCloseable {
     private final TenantQuotas quotas;
     private volatile boolean closed;
     private final Clock clock;
+    /** The firehose's schema: answers GET /api/bullet/schema and adds its warnings to queries (none until started). */
+    private volatile FirehoseSchema schema = FirehoseSchema.none();
+    private final InternalQuery internalQueries;
 
     /**
      * @param subscriberFactory makes the response subscriber (reading this instance's partitions); called by the
@@ -157,6 +163,7 @@ public final class QueryService implements AutoCloseable {
         AccessSettings access = settings.access();
         this.quotas = access.authenticated() ? new TenantQuotas(access.tenantMaxConcurrentQueries(),
                                                                 access.tenantMaxQueriesPerMinute(), clock) : null;
+        this.internalQueries = new InternalQuery(queries, publisher, signals, clock, settings.resultGraceMs());
     }
 
     /**
@@ -182,6 +189,7 @@ public final class QueryService implements AutoCloseable {
         QueryService service = new QueryService(rest, QuerySettings.from(settings), pubSub.requestPublisher(),
                                                 subscribers, Clock.SYSTEM, signalExecutor(), where);
         service.startReader();
+        service.useSchema(FirehoseSchema.start(settings, service::sendInternal, Clock.SYSTEM));
         return service;
     }
 
@@ -202,6 +210,39 @@ public final class QueryService implements AutoCloseable {
 
     public RestSettings settings() {
         return settings;
+    }
+
+    // ---- the firehose's schema ----
+
+    /** The schema of the firehose (GET /api/bullet/schema); a service made without settings has none. */
+    public FirehoseSchema schema() {
+        return schema;
+    }
+
+    /** Uses this schema (closing the one before): for its endpoint and its warnings. */
+    void useSchema(FirehoseSchema newSchema) {
+        FirehoseSchema old = schema;
+        schema = newSchema;
+        old.close();
+    }
+
+    /**
+     * Sends a query of the service's own (the schema sampler's RAW sample): not listed, no quota, no KILL through the
+     * API; {@code onEnd} gets its final result, or null. The caller passes a valid query.
+     */
+    void sendInternal(String query, Consumer<String> onEnd) {
+        QueryParser.Result parsed = parser.parse(query);
+        if (!parsed.isValid() || !reader.connected()) {
+            onEnd.accept(null);
+            return;
+        }
+        internalQueries.send("schema", query, parsed.query().durationMs(), onEnd);
+    }
+
+    /** The schema's warnings about a valid query (a BQL query is checked in its JSON form). */
+    private List<BulletError> schemaWarnings(String body, Query query) {
+        String bql = QueryParser.bqlOf(body);
+        return schema.warnings(bql == null ? query.original() : parser.translateBql(bql).query());
     }
 
     // ---- queries ----
@@ -288,7 +329,8 @@ public final class QueryService implements AutoCloseable {
         String id = UUID.randomUUID().toString();
         long now = clock.now();
         Running r = new Running(id, query.original(), now, now + query.durationMs() + settings.resultGraceMs(),
-                                queries.nextPartition(), false, slot, listenerFactory.apply(id));
+                                queries.nextPartition(), false, slot,
+                                SchemaWarnings.wrap(listenerFactory.apply(id), schemaWarnings(body, query)));
         queries.add(r);
         try {
             publisher.send(PubSubMessage.query(id, body, r.partition));
@@ -313,7 +355,9 @@ public final class QueryService implements AutoCloseable {
             return new Validation(parsed.errors(), List.of(), null);
         }
         String bql = QueryParser.bqlOf(body);
-        return new Validation(List.of(), parsed.query().warnings(), bql == null ? null : parser.translateBql(bql).query());
+        List<BulletError> warnings = new ArrayList<>(parsed.query().warnings());
+        warnings.addAll(schemaWarnings(body, parsed.query()));
+        return new Validation(List.of(), warnings, bql == null ? null : parser.translateBql(bql).query());
     }
 
     /** The queries submitted through this instance that are running, oldest first. */
@@ -420,6 +464,7 @@ public final class QueryService implements AutoCloseable {
             return;
         }
         closed = true;
+        schema.close();
         reader.close();
         long killDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SHUTDOWN_KILL_BUDGET_MS);
         boolean kafkaAnswers = true;

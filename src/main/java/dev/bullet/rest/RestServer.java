@@ -42,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
  * GET    /api/bullet/queries                 the running queries of this instance
  * DELETE /api/bullet/queries/{id}            204, or 404 if not running here
  * GET    /api/bullet/health                  200 when Kafka and the topology answer, else 503
+ * GET    /api/bullet/schema                  the fields of the firehose (a schema file's, or inferred from samples)
  * </pre>
  * Every error is in the result shape. Bad input is 400 (malformed or invalid query, every problem listed), 413
  * (body over {@code bullet.rest.max.body.bytes}), 404/405 (unknown path, wrong method); 401 without valid credentials
@@ -61,11 +62,13 @@ public final class RestServer implements AutoCloseable {
     public static final String SSE_QUERY = QUERIES + "/sse-query";
     public static final String VALIDATE_QUERY = QUERIES + "/validate-query";
     public static final String HEALTH = API + "/health";
+    /** The firehose's fields: {@code dev.bullet.schema.FirehoseSchema#toJson()}. */
+    public static final String SCHEMA = API + "/schema";
     /** What the browser console needs to know of this service: {@code {"metrics": url or null}}. */
     public static final String CONSOLE_INFO = API + "/console-info";
     private static final String ENDPOINTS = "The endpoints are: POST " + HTTP_QUERY + ", POST " + SSE_QUERY + ", POST "
                                             + VALIDATE_QUERY + ", GET " + QUERIES + ", DELETE " + QUERIES
-                                            + "/{id}, GET " + HEALTH;
+                                            + "/{id}, GET " + HEALTH + ", GET " + SCHEMA;
     /** Idle keep-alive connections are closed after this long. */
     private static final int IDLE_CONNECTION_MS = 60_000;
     private static final int REQUEST_PARSE_TIMEOUT_MS = 30_000;
@@ -197,6 +200,11 @@ public final class RestServer implements AutoCloseable {
                 case HEALTH -> {
                     if (allow(exchange, Methods.GET)) {
                         health(exchange);
+                    }
+                }
+                case SCHEMA -> {
+                    if (allow(exchange, Methods.GET)) {
+                        Replies.json(exchange, StatusCodes.OK, service.schema().toJson());
                     }
                 }
                 default -> {
