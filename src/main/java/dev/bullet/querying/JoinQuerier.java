@@ -67,7 +67,7 @@ public final class JoinQuerier {
         this.aggregator = window != null && window.kind() == Window.Kind.SLIDING
                 ? new RawAggregator((int) Math.min(Integer.MAX_VALUE, window.every()))
                 : Aggregators.create(query.aggregation(), settings);
-        this.postAggregator = new PostAggregator(query.postAggregations());
+        this.postAggregator = new PostAggregator(query.postAggregations(), settings.limits());
         this.meta = new ResultMeta(id, query, startTime, settings);
         this.nextEmitTime = window != null && window.isTimeBased() ? FilterQuerier.saturatedAdd(startTime, window.every()) : Long.MAX_VALUE;
         this.rateIntervalStart = startTime;
@@ -248,7 +248,7 @@ public final class JoinQuerier {
     private Result build(long now, long expectedEmitTime, boolean isFinal) {
         List<Map<String, Object>> rows = rawRows();
         if (rows == null) {
-            rows = postAggregator.apply(aggregator.records());
+            rows = postAggregator.apply(aggregator.records(), now);
         }
         Map<String, Object> m = meta.build(rows.size(), windowNumber, now, expectedEmitTime, isFinal,
                                            aggregator.sketchMetadata());
