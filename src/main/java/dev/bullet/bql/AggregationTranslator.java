@@ -109,6 +109,7 @@ final class AggregationTranslator extends ClauseTranslator {
         aggregation.add("fields", fields);
         JsonObject attributes = new JsonObject();
         attributes.addProperty("newName", countName);
+        attributes.addProperty("groupValuesAsStrings", true);
         if (q.having() != null) {
             Literal threshold = (Literal) ((Binary) strip(q.having())).right();
             attributes.addProperty("threshold", ((Number) threshold.value()).longValue());
@@ -272,6 +273,7 @@ final class AggregationTranslator extends ClauseTranslator {
         aggregation.add("fields", fields);
         JsonObject attributes = new JsonObject();
         attributes.addProperty("newName", columnOf(t));
+        attributes.addProperty("groupValuesAsStrings", true);
         if (t.threshold() != null) {
             attributes.addProperty("threshold", t.threshold());
         }

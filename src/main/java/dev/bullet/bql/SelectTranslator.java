@@ -141,7 +141,8 @@ final class SelectTranslator extends ClauseTranslator {
                 unsupportedInSelect(item);
                 continue;
             }
-            copy |= !(e instanceof Field) || aliasOf(item.expr()) != null;
+            // bullet-bql copies the record unless every item is a plain top-level field without an alias
+            copy |= !(e instanceof Field f && f.segments().size() == 1) || aliasOf(item.expr()) != null;
             JsonObject expression = postAggregations.expression(item.expr(), scope, "the SELECT list");
             if (expression == null || !claim(outputs, out, expression, item)) {
                 continue;
