@@ -116,10 +116,52 @@ final class ExpressionSteps {
                 keyed.add(new Keyed(row, keys));
             }
             keyed.sort(comparator);
+            checkComparable(keyed, items.size());
             List<Map<String, Object>> sorted = new ArrayList<>(rows.size());
             keyed.forEach(k -> sorted.add(k.row()));
             return sorted;
         };
+    }
+
+    /**
+     * Fails as bullet-core's sort does: it throws when it compares two values it cannot compare, and a sort compares
+     * every two rows that end up next to each other. So it fails exactly when, among the rows that tie on the keys
+     * before, the values of a key that are not null are of two kinds that do not compare (numbers, strings,
+     * booleans; each list or map is a kind of its own).
+     */
+    private static void checkComparable(List<Keyed> sorted, int keys) {
+        for (int key = 0; key < keys; key++) {
+            int start = 0;
+            while (start < sorted.size()) {
+                int end = start + 1;
+                while (end < sorted.size() && tiedBefore(sorted.get(start), sorted.get(end), key)) {
+                    end++;
+                }
+                Object first = null;
+                for (int i = start; i < end; i++) {
+                    Object value = sorted.get(i).keys()[key];
+                    if (value == null) {
+                        continue;
+                    }
+                    if (first != null && Evaluators.compare(first, value) == Evaluators.INCOMPARABLE) {
+                        throw new PostAggregator.Failure("ORDER BY cannot compare " + first + " with " + value
+                                + " (bullet-core's sort fails on them and gives no records)",
+                                "Order by values of one kind: numbers, strings or booleans (CAST them)");
+                    }
+                    first = first == null ? value : first;
+                }
+                start = end;
+            }
+        }
+    }
+
+    private static boolean tiedBefore(Keyed a, Keyed b, int key) {
+        for (int i = 0; i < key; i++) {
+            if (compareNullsFirst(a.keys()[i], b.keys()[i]) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** bullet-core's {@code TypedObject.nullsFirst()}, total over values it cannot compare (ordered by kind). */

@@ -29,6 +29,23 @@ public final class PostAggregator {
     private final List<Step> steps = new ArrayList<>();
     private long evaluationTime;
 
+    /**
+     * A post-aggregation that cannot run on a result's rows (bullet-core's strategy throws): the result then has no
+     * rows and says why in its metadata's warnings, and the query goes on.
+     */
+    public static final class Failure extends RuntimeException {
+        private final String resolution;
+
+        Failure(String message, String resolution) {
+            super(message);
+            this.resolution = resolution;
+        }
+
+        public String resolution() {
+            return resolution;
+        }
+    }
+
     interface Step {
         List<Map<String, Object>> apply(List<Map<String, Object>> rows);
     }
