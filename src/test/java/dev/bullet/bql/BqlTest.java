@@ -57,7 +57,7 @@ class BqlTest {
 
     @Test
     void everyProblemIsReportedAtOnce() {
-        QueryParser.Result result = parser.parse("SELECT * FROM STREAM(0, TIME) WHERE IF(a) AND SUBSTR(b) = 'x' LIMIT 0");
+        QueryParser.Result result = parser.parse("SELECT * FROM STREAM(0, TIME) WHERE IF(5, 1, 2) = 1 AND SUBSTR(b) = 'x' LIMIT 0");
         assertEquals(4, result.errors().size(), result.errors().toString());
     }
 
