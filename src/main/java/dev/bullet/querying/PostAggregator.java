@@ -34,6 +34,8 @@ public final class PostAggregator {
      * rows and says why in its metadata's warnings, and the query goes on.
      */
     public static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         private final String resolution;
 
         Failure(String message, String resolution) {
