@@ -2,11 +2,7 @@ package dev.bullet.bql;
 
 import static dev.bullet.bql.BqlNames.TOP_K_DEFAULT_NAME;
 import static dev.bullet.bql.BqlNames.name;
-import static dev.bullet.bql.BqlNames.outputName;
 import static dev.bullet.bql.BqlNames.strip;
-import static dev.bullet.bql.PostAggregationTranslator.aggregateColumns;
-import static dev.bullet.bql.PostAggregationTranslator.computationStep;
-import static dev.bullet.bql.PostAggregationTranslator.isArithmetic;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -21,20 +17,19 @@ import dev.bullet.bql.BqlAst.SelectItem;
 import dev.bullet.bql.BqlAst.SortItem;
 import dev.bullet.bql.BqlAst.TopK;
 import dev.bullet.query.expr.ExprJson;
+import dev.bullet.query.expr.ExprType;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The aggregating queries: GROUP BY with COUNT/SUM/AVG/MIN/MAX (and HAVING), GROUP BY ... ORDER BY COUNT(*) DESC
- * LIMIT k (which bullet-bql runs as TOP K), COUNT(DISTINCT ...), QUANTILE/FREQ/CUMFREQ and TOP(...). A grouped or
- * aggregated column that is used but not selected is an error: bullet-bql drops it from the rows after use, and the
- * model has no such step.
+ * The aggregating queries, as bullet-bql 1.3.2's QueryBuilder builds them: GROUP BY with COUNT/SUM/AVG/MIN/MAX (and
+ * HAVING), GROUP BY ... ORDER BY COUNT(*) DESC LIMIT k (which bullet-bql runs as TOP K), COUNT(DISTINCT ...),
+ * QUANTILE/FREQ/CUMFREQ and TOP(...). The aggregation's columns are a {@link Scope} layer; the post-aggregations
+ * ({@link PostAggregationTranslator}) compute the other select items over them, order, and cull the grouped and
+ * aggregated columns that were used but not selected.
  */
 final class AggregationTranslator extends ClauseTranslator {
     private final FilterTranslator filters;
@@ -46,15 +41,23 @@ final class AggregationTranslator extends ClauseTranslator {
         this.postAggregations = postAggregations;
     }
 
-    /** Output name of each group field (by its BQL name) or aggregate (by its BQL name). */
-    private String aliasOf(Expr e) {
-        String n = name(strip(e));
-        for (SelectItem item : q.select()) {
-            if (item.expr() != null && name(strip(item.expr())).equals(n)) {
-                return outputName(item);
-            }
+    /** The column of a group field or an aggregate: its alias, or its name ({@code Count} for TOP). */
+    private String columnOf(Expr e) {
+        String alias = aliasOf(e);
+        return alias != null ? alias : e instanceof TopK ? TOP_K_DEFAULT_NAME : name(strip(e));
+    }
+
+    /** Adds a column of the aggregation to the scope's new layer, and its alias when it has one. */
+    private void addColumn(Scope scope, Expr e, List<String> columns) {
+        String out = columnOf(e);
+        if (columns.contains(out)) {
+            error(e.pos(), "two columns are named " + out, "Give one of them another name with AS");
         }
-        return e instanceof TopK ? TOP_K_DEFAULT_NAME : n;
+        columns.add(out);
+        scope.column(out, e instanceof TopK ? ExprType.LONG : typeOf(e));
+        if (aliasOf(e) != null) {
+            scope.alias(name(strip(e)), out);
+        }
     }
 
     boolean isSpecialK(List<Expr> aggregates) {
@@ -68,7 +71,7 @@ final class AggregationTranslator extends ClauseTranslator {
         if (!selected.contains(name(count)) || !q.groupBy().stream().allMatch(g -> selected.contains(name(strip(g))))) {
             return false;
         }
-        String countName = aliasOf(count);
+        String countName = columnOf(count);
         SortItem sort = q.orderBy().get(0);
         String sortName = name(strip(sort.expr()));
         if (!(sortName.equals(name(count)) || sortName.equals(countName)) || !sort.descending()) {
@@ -84,59 +87,59 @@ final class AggregationTranslator extends ClauseTranslator {
         return (left.equals(name(count)) || left.equals(countName)) && b.right() instanceof Literal l && l.value() instanceof Number;
     }
 
-    /** GROUP BY a ... ORDER BY COUNT(*) DESC LIMIT k: bullet-bql runs it as TOP K. */
-    void specialK(JsonObject json, List<Expr> aggregates) {
+    /** GROUP BY a ... ORDER BY COUNT(*) DESC LIMIT k: bullet-bql runs it as TOP K, computing the other items after. */
+    void specialK(JsonObject json, JsonArray post, List<Expr> aggregates) {
         Aggregate count = (Aggregate) aggregates.get(0);
         JsonObject fields = new JsonObject();
-        Map<String, String> outputs = new LinkedHashMap<>();
+        Scope scope = new Scope();
+        List<String> columns = new ArrayList<>();
         Operands operands = new Operands(q.groupBy(), "GROUP BY");
         for (Expr g : q.groupBy()) {
-            String out = aliasOf(g);
-            fields.addProperty(operands.path(g), out);
-            outputs.put(out, out);
+            fields.addProperty(operands.path(g), columnOf(g));
+            addColumn(scope, g, columns);
         }
         operands.project(json);
-        String countName = aliasOf(count);
-        outputs.put(countName, countName);
-        checkOnlyGroupColumns(outputs);
+        String countName = columnOf(count);
+        addColumn(scope, count, columns);
+        scope.addLayer(true);
+        postAggregations.computations(post, scope);
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "TOP K");
         aggregation.addProperty("size", q.limit());
         aggregation.add("fields", fields);
         JsonObject attributes = new JsonObject();
         attributes.addProperty("newName", countName);
+        attributes.addProperty("groupValuesAsStrings", true);
         if (q.having() != null) {
             Literal threshold = (Literal) ((Binary) strip(q.having())).right();
-            attributes.addProperty("threshold", (long) Math.ceil(((Number) threshold.value()).doubleValue()));
+            attributes.addProperty("threshold", ((Number) threshold.value()).longValue());
         }
         aggregation.add("attributes", attributes);
         json.add("aggregation", aggregation);
     }
 
-    /** Every select item of a special K is a group field or the count (computations are not mapped). */
-    private void checkOnlyGroupColumns(Map<String, String> outputs) {
-        for (SelectItem item : q.select()) {
-            if (!outputs.containsKey(outputName(item))) {
-                error(item.pos(), name(item.expr()) + " cannot be computed over the top counts",
-                      "Select only the grouped fields and COUNT(*)");
-            }
-        }
-    }
-
+    /**
+     * GROUP BY with COUNT/SUM/AVG/MIN/MAX (or the aggregates alone): the group fields and aggregates are the columns;
+     * then HAVING, the other select items computed, ORDER BY, and the columns not selected culled.
+     */
     void group(JsonObject json, JsonArray post, List<Expr> aggregates) {
         JsonObject fields = new JsonObject();
-        Map<String, String> columns = new LinkedHashMap<>();
+        Scope scope = new Scope();
+        List<String> columns = new ArrayList<>();
         List<Expr> all = new ArrayList<>(q.groupBy());
         aggregates.stream().map(a -> ((Aggregate) a).operand()).filter(o -> o != null).forEach(all::add);
         Operands operands = new Operands(all, "GROUP BY and the aggregates");
-        groupFields(fields, columns, operands);
-        JsonArray operations = groupOperations(aggregates, columns, operands);
+        for (Expr g : q.groupBy()) {
+            fields.addProperty(operands.path(g), columnOf(g));
+            addColumn(scope, g, columns);
+        }
+        JsonArray operations = groupOperations(aggregates, scope, columns, operands);
         operands.project(json);
-        checkGroupSelect(columns);
-        having(post, columns);
-        Map<String, String> outputs = groupComputations(post, columns);
-        postAggregations.orderBy(post, outputs.keySet());
-        checkGroupColumnsSelected(columns);
+        scope.addLayer(true);
+        postAggregations.having(post, scope);
+        postAggregations.computations(post, scope);
+        postAggregations.orderBy(post, scope);
+        postAggregations.cullUnselected(post, scope);
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "GROUP");
         sizeFromLimit(aggregation);
@@ -156,24 +159,11 @@ final class AggregationTranslator extends ClauseTranslator {
         json.add("aggregation", aggregation);
     }
 
-    /** The GROUP BY fields into {@code fields} (path → output name) and {@code columns} (output → BQL name). */
-    private void groupFields(JsonObject fields, Map<String, String> columns, Operands operands) {
-        for (Expr g : q.groupBy()) {
-            String out = aliasOf(g);
-            if (columns.containsKey(out)) {
-                error(g.pos(), "two columns are named " + out, "Give one of them another name with AS");
-            }
-            fields.addProperty(operands.path(g), out);
-            columns.put(out, name(strip(g)));
-        }
-    }
-
-    /** The GROUP operations of the aggregates, each added to {@code columns} (output → BQL name). */
-    private JsonArray groupOperations(List<Expr> aggregates, Map<String, String> columns, Operands operands) {
+    /** The GROUP operations of the aggregates, each a column of the scope. */
+    private JsonArray groupOperations(List<Expr> aggregates, Scope scope, List<String> columns, Operands operands) {
         JsonArray operations = new JsonArray();
         for (Expr a : aggregates) {
             Aggregate agg = (Aggregate) a;
-            String out = aliasOf(agg);
             JsonObject op = new JsonObject();
             op.addProperty("type", agg.op());
             if (agg.operand() != null) {
@@ -181,84 +171,11 @@ final class AggregationTranslator extends ClauseTranslator {
                 // bullet-core's reading: booleans as 1/0, numeric strings as numbers, results as doubles
                 op.addProperty("coerce", true);
             }
-            op.addProperty("newName", out);
-            if (columns.containsKey(out)) {
-                error(agg.pos(), "two columns are named " + out, "Give one of them another name with AS");
-            }
-            columns.put(out, name(agg));
+            op.addProperty("newName", columnOf(agg));
+            addColumn(scope, agg, columns);
             operations.add(op);
         }
         return operations;
-    }
-
-    /** Every select item of a GROUP is a grouped field, an aggregate, or arithmetic over them. */
-    private void checkGroupSelect(Map<String, String> columns) {
-        for (SelectItem item : q.select()) {
-            Expr e = strip(item.expr());
-            String out = outputName(item);
-            if (columns.containsKey(out) && (e instanceof Field || e instanceof Aggregate || isGrouped(e))) {
-                continue;
-            }
-            if (e instanceof Field f) {
-                error(item.pos(), f.name() + " is selected but neither grouped nor aggregated",
-                      "Add " + f.name() + " to GROUP BY, or aggregate it: MIN(" + f.name() + ")");
-            } else if (isArithmetic(e)) {
-                // computed by groupComputations, after HAVING
-            } else {
-                unsupportedInSelect(item);
-            }
-        }
-    }
-
-    /** Whether a select item is one of the GROUP BY expressions (a group column, not a computation). */
-    private boolean isGrouped(Expr e) {
-        String n = name(strip(e));
-        return q.groupBy().stream().anyMatch(g -> name(strip(g)).equals(n));
-    }
-
-    /** HAVING as a post-aggregation over the result columns. */
-    private void having(JsonArray post, Map<String, String> columns) {
-        if (q.having() != null) {
-            JsonObject clause = filters.clause(q.having(), false, columns, "HAVING");
-            if (clause != null) {
-                JsonObject having = new JsonObject();
-                having.addProperty("type", "HAVING");
-                having.add("filter", clause);
-                post.add(having);
-            }
-        }
-    }
-
-    /** Arithmetic select items as COMPUTATION steps; the result's columns (output names) after them. */
-    private Map<String, String> groupComputations(JsonArray post, Map<String, String> columns) {
-        Map<String, String> outputs = new LinkedHashMap<>(columns);
-        for (SelectItem item : q.select()) {
-            Expr e = strip(item.expr());
-            if (isArithmetic(e) && !(e instanceof Field) && !(e instanceof Aggregate) && !isGrouped(e)) {
-                String out = outputName(item);
-                JsonObject expression = postAggregations.computation(item.expr(), aggregateColumns(columns), "the SELECT list");
-                if (outputs.containsKey(out)) {
-                    error(item.pos(), "two columns are named " + out, "Give one of them another name with AS");
-                }
-                outputs.put(out, out);
-                if (expression != null) {
-                    post.add(computationStep(expression, out));
-                }
-            }
-        }
-        return outputs;
-    }
-
-    /** Every grouped field and aggregate is selected: the model cannot drop a column after using it. */
-    private void checkGroupColumnsSelected(Map<String, String> columns) {
-        Set<String> selected = q.select().stream().map(BqlNames::outputName).collect(Collectors.toSet());
-        for (Map.Entry<String, String> column : columns.entrySet()) {
-            if (!selected.contains(column.getKey())) {
-                error(null, column.getValue() + " is grouped or aggregated but not selected: bullet-bql drops such a column "
-                            + "after using it, this project keeps every grouped and aggregated column",
-                      "Add " + column.getValue() + " to the SELECT list");
-            }
-        }
     }
 
     void countDistinct(JsonObject json, JsonArray post, CountDistinct cd, List<Expr> aggregates) {
@@ -270,10 +187,12 @@ final class AggregationTranslator extends ClauseTranslator {
             fields.addProperty(operands.path(e), name(strip(e)));
         }
         operands.project(json);
-        String out = aliasOf(cd);
-        Map<String, String> columns = new LinkedHashMap<>();
-        columns.put(out, name(cd));
-        otherItemsAsComputations(post, columns, cd);
+        String out = columnOf(cd);
+        Scope scope = new Scope();
+        addColumn(scope, cd, new ArrayList<>());
+        scope.addLayer(true);
+        postAggregations.computations(post, scope);
+        postAggregations.cullUnselected(post, scope);
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "COUNT DISTINCT");
         aggregation.add("fields", fields);
@@ -283,35 +202,7 @@ final class AggregationTranslator extends ClauseTranslator {
         json.add("aggregation", aggregation);
     }
 
-    private void otherItemsAsComputations(JsonArray post, Map<String, String> columns, Expr aggregate) {
-        boolean selected = false;
-        for (SelectItem item : q.select()) {
-            Expr e = strip(item.expr());
-            if (name(e).equals(name(aggregate))) {
-                selected = true;
-            } else if (isArithmetic(e) && !(e instanceof Field)) {
-                JsonObject expression = postAggregations.computation(item.expr(), aggregateColumns(columns), "the SELECT list");
-                if (expression != null) {
-                    post.add(computationStep(expression, outputName(item)));
-                }
-            } else {
-                error(item.pos(), "selecting " + name(item.expr()) + " next to " + name(aggregate) + " is not supported",
-                      "Select " + name(aggregate) + " alone, or arithmetic over it");
-            }
-        }
-        if (!selected) {
-            error(aggregate.pos(), name(aggregate) + " is used but not selected: bullet-bql drops it after use, this project "
-                                   + "keeps it", "Add " + name(aggregate) + " to the SELECT list");
-        }
-    }
-
     void distribution(JsonObject json, JsonArray post, Distribution d, List<Expr> aggregates) {
-        for (SelectItem item : q.select()) {
-            if (!(strip(item.expr()) instanceof Distribution)) {
-                error(item.pos(), "selecting " + name(item.expr()) + " next to a distribution is not supported",
-                      "Select the distribution alone");
-            }
-        }
         JsonObject fields = new JsonObject();
         Operands operands = new Operands(List.of(d.operand()), d.type());
         fields.addProperty(operands.path(d.operand()), name(strip(d.operand())));
@@ -338,7 +229,18 @@ final class AggregationTranslator extends ClauseTranslator {
                 attributes.add("points", points);
             }
         }
-        postAggregations.orderBy(post, Set.of("Quantile", "Value", "Probability", "Count", "Range"));
+        Scope scope = new Scope();
+        if (d.type().equals("QUANTILE")) {
+            scope.column("Value", ExprType.DOUBLE);
+            scope.column("Quantile", ExprType.DOUBLE);
+        } else {
+            scope.column("Probability", ExprType.DOUBLE);
+            scope.column("Count", ExprType.DOUBLE);
+            scope.column("Range", ExprType.STRING);
+        }
+        scope.addLayer(true);
+        postAggregations.computations(post, scope);
+        postAggregations.orderBy(post, scope);
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "DISTRIBUTION");
         sizeFromLimit(aggregation);
@@ -347,24 +249,21 @@ final class AggregationTranslator extends ClauseTranslator {
         json.add("aggregation", aggregation);
     }
 
-    void topK(JsonObject json, TopK t, List<Expr> aggregates) {
+    void topK(JsonObject json, JsonArray post, TopK t, List<Expr> aggregates) {
         noLimit("TOP(...)");
         noOrderBy("TOP(...)");
         JsonObject fields = new JsonObject();
-        Set<String> operandNames = new LinkedHashSet<>();
+        Scope scope = new Scope();
+        List<String> columns = new ArrayList<>();
         Operands operands = new Operands(t.operands(), "TOP(...)");
         for (Expr e : t.operands()) {
-            fields.addProperty(operands.path(e), aliasOf(e));
-            operandNames.add(name(strip(e)));
+            fields.addProperty(operands.path(e), columnOf(e));
+            addColumn(scope, e, columns);
         }
         operands.project(json);
-        for (SelectItem item : q.select()) {
-            Expr e = strip(item.expr());
-            if (!(e instanceof TopK) && !operandNames.contains(name(e))) {
-                error(item.pos(), "selecting " + name(item.expr()) + " next to TOP(...) is not supported",
-                      "Select TOP(k, fields) alone, optionally with its fields to rename them");
-            }
-        }
+        addColumn(scope, t, columns);
+        scope.addLayer(true);
+        postAggregations.computations(post, scope);
         if (t.size() <= 0) {
             error(t.pos(), "the TOP size must be positive, got " + t.size(), "Write TOP(10, a)");
         }
@@ -373,7 +272,8 @@ final class AggregationTranslator extends ClauseTranslator {
         aggregation.addProperty("size", t.size());
         aggregation.add("fields", fields);
         JsonObject attributes = new JsonObject();
-        attributes.addProperty("newName", aliasOf(t));
+        attributes.addProperty("newName", columnOf(t));
+        attributes.addProperty("groupValuesAsStrings", true);
         if (t.threshold() != null) {
             attributes.addProperty("threshold", t.threshold());
         }

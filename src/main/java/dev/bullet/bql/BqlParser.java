@@ -87,15 +87,15 @@ final class BqlParser {
         Long limit = null;
         Pos limitPos = null;
         if (in.acceptWord("WHERE")) {
-            where = expressions.expression();
+            where = stripParentheses(expressions.expression());
         }
         if (in.peek().is("GROUP")) {
             in.advance();
             in.expectWord("BY");
-            groupBy = expressions.expressionList();
+            groupBy = expressions.expressionList().stream().map(BqlParser::stripParentheses).toList();
         }
         if (in.acceptWord("HAVING")) {
-            having = expressions.expression();
+            having = stripParentheses(expressions.expression());
         }
         if (in.peek().is("ORDER")) {
             in.advance();
@@ -114,11 +114,19 @@ final class BqlParser {
                                 limitPos, lateralViews, tableFunctions, subquery);
     }
 
+    /**
+     * A select item, WHERE, GROUP BY item, HAVING or ORDER BY item without its outer parentheses, as bullet-bql's AST
+     * builder takes them off (one level; {@link ExpressionParser} keeps at most one around an expression).
+     */
+    private static Expr stripParentheses(Expr e) {
+        return e instanceof BqlAst.Parens p ? p.inner() : e;
+    }
+
     /** The items after ORDER BY: expressions, each optionally followed by ASC or DESC. */
     private List<BqlAst.SortItem> sortItems() {
         List<BqlAst.SortItem> orderBy = new ArrayList<>();
         do {
-            Expr e = expressions.expression();
+            Expr e = stripParentheses(expressions.expression());
             boolean descending = false;
             if (in.acceptWord("DESC")) {
                 descending = true;
@@ -190,7 +198,7 @@ final class BqlParser {
             selectTableFunctions.add(tableFunction());
             return null;
         }
-        Expr e = expressions.expression();
+        Expr e = stripParentheses(expressions.expression());
         String alias = null;
         if (in.acceptWord("AS")) {
             alias = in.identifier("a name after AS");

@@ -1,6 +1,7 @@
 package dev.bullet.bql;
 
 import static dev.bullet.bql.BqlNames.name;
+import static dev.bullet.bql.BqlNames.strip;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -22,8 +23,10 @@ import dev.bullet.bql.BqlAst.Unary;
 import dev.bullet.common.BulletError;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -103,6 +106,7 @@ final class BqlTranslator {
         new BqlTypeChecker(ctx).check(q);
         List<Expr> aggregates = aggregates();
         checkAggregatePlacement();
+        checkAliases();
         Type type = type(aggregates);
         if (type == null) {
             return null;
@@ -157,6 +161,26 @@ final class BqlTranslator {
             collectAggregates(e, inGroup);
             if (!inGroup.isEmpty()) {
                 ctx.error(e.pos(), "GROUP BY cannot use the aggregate " + name(inGroup.get(0)), "Group by fields only");
+            }
+        }
+    }
+
+    /** One expression, one alias: bullet-bql names an expression by its alias everywhere. */
+    private void checkAliases() {
+        Map<String, String> aliases = new HashMap<>();
+        for (SelectItem item : q.select()) {
+            if (item.expr() == null || item.alias() == null) {
+                continue;
+            }
+            String n = name(strip(item.expr()));
+            if (item.alias().equals(n) && !(strip(item.expr()) instanceof TopK)) {
+                continue;
+            }
+            String before = aliases.putIfAbsent(n, item.alias());
+            if (before != null && !before.equals(item.alias())) {
+                ctx.error(item.pos(), n + " has two aliases, " + before + " and " + item.alias()
+                                      + " (bullet-bql gives an expression one alias)",
+                          "Select " + n + " once, or alias it once");
             }
         }
     }
@@ -231,14 +255,14 @@ final class BqlTranslator {
             case SELECT_DISTINCT -> select.selectDistinct(json, post);
             case GROUP -> {
                 if (aggregation.isSpecialK(aggregates)) {
-                    aggregation.specialK(json, aggregates);
+                    aggregation.specialK(json, post, aggregates);
                 } else {
                     aggregation.group(json, post, aggregates);
                 }
             }
             case COUNT_DISTINCT -> aggregation.countDistinct(json, post, (CountDistinct) aggregates.get(0), aggregates);
             case DISTRIBUTION -> aggregation.distribution(json, post, (Distribution) aggregates.get(0), aggregates);
-            default -> aggregation.topK(json, (TopK) aggregates.get(0), aggregates);
+            default -> aggregation.topK(json, post, (TopK) aggregates.get(0), aggregates);
         }
     }
 

@@ -8,7 +8,16 @@ import dev.bullet.bql.BqlAst.Expr;
 import dev.bullet.bql.BqlAst.Field;
 import dev.bullet.bql.BqlAst.Pos;
 import dev.bullet.bql.BqlAst.SelectItem;
+import dev.bullet.bql.BqlAst.TopK;
+import dev.bullet.bql.BqlAst.Distribution;
 import dev.bullet.bql.BqlAst.Unsupported;
+
+import dev.bullet.query.expr.ExprType;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The base of the clause translators: access to the statement, error reporting into the shared
@@ -53,6 +62,49 @@ abstract class ClauseTranslator {
             path.append(s);
         }
         return path.toString();
+    }
+
+    /**
+     * The alias bullet-bql gives an expression: the AS of the first select item with the same expression (by name),
+     * unless it is the expression's own name; null for none. It names the expression wherever it appears (GROUP BY,
+     * the aggregates).
+     */
+    final String aliasOf(Expr e) {
+        String n = name(strip(e));
+        for (SelectItem item : q.select()) {
+            if (item.expr() != null && item.alias() != null && name(strip(item.expr())).equals(n)
+                && (!item.alias().equals(n) || item.expr() instanceof TopK)) {
+                return item.alias();
+            }
+        }
+        return null;
+    }
+
+    /** The column bullet-bql names a select item's expression: its alias or its name. */
+    final String outputOf(SelectItem item) {
+        String alias = aliasOf(item.expr());
+        return alias != null ? alias : BqlNames.outputName(item);
+    }
+
+    /**
+     * bullet-bql's select nodes: the select items but {@code *}, TOP and distributions, each expression once (by
+     * name), in order.
+     */
+    final List<SelectItem> selectNodes() {
+        List<SelectItem> nodes = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (SelectItem item : q.select()) {
+            Expr e = item.expr();
+            if (e != null && !(strip(e) instanceof TopK) && !(strip(e) instanceof Distribution) && seen.add(name(e))) {
+                nodes.add(item);
+            }
+        }
+        return nodes;
+    }
+
+    /** The type bullet-bql gives an expression (UNKNOWN when it cannot tell), without reporting anything. */
+    final ExprType typeOf(Expr e) {
+        return new BqlTypeChecker(new TranslationContext(q)).type(e);
     }
 
     /** LIMIT as the aggregation's size, when it is given and positive. */

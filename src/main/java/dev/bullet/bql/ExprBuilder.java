@@ -44,11 +44,22 @@ import java.util.List;
 final class ExprBuilder {
     private final TranslationContext ctx;
     private final String where;
+    private final Scope scope;
 
     /** {@code where} names the clause for error messages, e.g. "WHERE" or "the SELECT list". */
     ExprBuilder(TranslationContext ctx, String where) {
+        this(ctx, where, null);
+    }
+
+    /**
+     * An expression over the columns of a result: a part whose BQL name is a column of {@code scope} (or an aliased
+     * name) reads that column, as bullet-bql's ExpressionVisitor reads its LayeredSchema; so does a field whose top
+     * name is one ({@code a[0]} of a column a).
+     */
+    ExprBuilder(TranslationContext ctx, String where, Scope scope) {
         this.ctx = ctx;
         this.where = where;
+        this.scope = scope;
     }
 
     /** The expression, or null when some part of it cannot be one (the errors are in the context). */
@@ -59,6 +70,12 @@ final class ExprBuilder {
     }
 
     private Expr convert(BqlAst.Expr e) {
+        if (scope != null && !(e instanceof Field f && f.hint() != null)) {
+            String column = scope.find(name(e));
+            if (column != null) {
+                return FieldExpr.of(column);
+            }
+        }
         if (e instanceof Parens p) {
             return convert(p.inner());
         }
@@ -119,6 +136,21 @@ final class ExprBuilder {
             keys.add(key);
         }
         String top = (String) f.segments().get(0);
+        if (scope != null && f.hint() == null) {
+            String column = scope.find(top);
+            if (column == null && !scope.readsRecord()) {
+                ctx.error(f.pos(), "the field " + top + " in " + where + " is no column of the result (bullet-bql rejects it)",
+                          "Name a column of the result: a selected, grouped or aggregated one, or its alias");
+                return null;
+            }
+            ExprType type = column == null ? null : scope.type(column);
+            if (type != null && !keys.isEmpty() && !type.isList() && !type.isMap()) {
+                ctx.error(f.pos(), "the subfield " + f.name() + " is invalid since the column " + column + " has type "
+                                   + type + " (bullet-bql rejects it)", "Take a key or index only of a list or map");
+                return null;
+            }
+            top = column == null ? top : column;
+        }
         return keys.isEmpty() ? FieldExpr.of(top)
                 : FieldExpr.of(top, keys.get(0), keys.size() > 1 ? keys.get(1) : null);
     }

@@ -92,6 +92,18 @@ final class ExpressionParser {
         return track(e, children.toArray(Expr[]::new));
     }
 
+    /**
+     * Whether parentheses around an expression stay a node (and so in its name), as bullet-bql's AST builder keeps
+     * them: around arithmetic, a comparison or RLIKE, IS NULL and BETWEEN only; {@code (a)}, {@code ((a + 1))},
+     * {@code (a AND b)} and {@code (a IN [1])} lose them.
+     */
+    private static boolean keepsParentheses(Expr inner) {
+        if (inner instanceof BqlAst.Binary b) {
+            return !Set.of("IN", "AND", "OR", "XOR").contains(b.op());
+        }
+        return inner instanceof BqlAst.IsNull || inner instanceof BqlAst.Between;
+    }
+
     /** One or more expressions separated by commas. */
     List<Expr> expressionList() {
         List<Expr> list = new ArrayList<>();
@@ -308,7 +320,7 @@ final class ExpressionParser {
                     in.advance();
                     Expr inner = expression();
                     in.expectSymbol(")");
-                    return track(new BqlAst.Parens(inner, p), inner);
+                    return keepsParentheses(inner) ? track(new BqlAst.Parens(inner, p), inner) : inner;
                 }
                 if (t.isSymbol("[")) {
                     in.advance();

@@ -2,7 +2,6 @@ package dev.bullet.bql;
 
 import static dev.bullet.bql.BqlNames.name;
 import static dev.bullet.bql.BqlNames.strip;
-import static dev.bullet.bql.PostAggregationTranslator.aggregateColumns;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -22,6 +21,7 @@ import dev.bullet.bql.BqlAst.Unsupported;
 import dev.bullet.query.expr.ExprJson;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -436,5 +436,15 @@ final class FilterTranslator extends ClauseTranslator {
         and.addProperty("operation", "AND");
         and.add("clauses", both);
         return and;
+    }
+
+    /** Columns that HAVING may use: output names, reachable by BQL name or by alias. */
+    private static Map<String, String> aggregateColumns(Map<String, String> columns) {
+        Map<String, String> byName = new LinkedHashMap<>();
+        columns.forEach((out, bqlName) -> {
+            byName.put(out, out);
+            byName.putIfAbsent(bqlName, out);
+        });
+        return byName;
     }
 }

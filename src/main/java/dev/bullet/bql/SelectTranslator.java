@@ -1,28 +1,35 @@
 package dev.bullet.bql;
 
 import static dev.bullet.bql.BqlNames.name;
-import static dev.bullet.bql.BqlNames.outputName;
 import static dev.bullet.bql.BqlNames.strip;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.bullet.bql.BqlAst.Expr;
 import dev.bullet.bql.BqlAst.Field;
-import dev.bullet.bql.BqlAst.Pos;
 import dev.bullet.bql.BqlAst.SelectItem;
-import dev.bullet.bql.BqlAst.SortItem;
+import dev.bullet.bql.BqlAst.TableFn;
 import dev.bullet.bql.BqlAst.Unsupported;
 import dev.bullet.query.expr.ExprJson;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The SELECT list of the queries without aggregates: fields as a RAW query's projection ({@code SELECT a, b AS x}),
- * whole records ({@code SELECT *}), and {@code SELECT DISTINCT} as a GROUP without operations. Every other item of a
- * plain SELECT ({@code a + 5}, {@code TRIM(c) AS t}, {@code CAST(x AS DOUBLE)}, {@code 5 AS a}, a predicate, a field with
- * a computed key) is a computed column of the projection ({@code "computed": {"name": expression}}), evaluated on the
- * record as bullet-core's projection does, named as bullet-bql names it.
+ * The queries without aggregates, as bullet-bql 1.3.2 builds them ({@code doSelect}, {@code doSelectAll},
+ * {@code doSelectTableFunction}, {@code doSelectDistinct}):
+ * <ul>
+ *   <li>a plain SELECT projects its items (a field as a projected field, anything else as a computed column), plus
+ *       the record fields its ORDER BY reads, which a CULLING removes after the ORDERBY;</li>
+ *   <li>{@code SELECT *, items} keeps the whole record and, when an item is computed or renamed, writes the items onto
+ *       it (bullet-core's COPY projection, here a COMPUTATION over the RAW rows, which are the records); a renamed
+ *       field's old name is then culled; an EXPLODE in SELECT does the same over the generated records (without the
+ *       culling);</li>
+ *   <li>{@code SELECT DISTINCT} is a GROUP without operations over the items (computed first when one is not a
+ *       field).</li>
+ * </ul>
  */
 final class SelectTranslator extends ClauseTranslator {
     /** The RAW size of a BQL query without LIMIT: bullet-core's default for RAW (its raw.max.size). */
@@ -36,34 +43,41 @@ final class SelectTranslator extends ClauseTranslator {
     }
 
     void select(JsonObject json, JsonArray post) {
+        if (!q.selectTableFunctions().isEmpty()) {
+            selectOnto(json, post, false);
+            return;
+        }
         JsonObject fields = new JsonObject();
         JsonObject computed = new JsonObject();
-        Map<String, String> outputs = new LinkedHashMap<>();
+        Map<String, JsonElement> outputs = new LinkedHashMap<>();
+        Scope scope = new Scope();
         ExprBuilder expressions = new ExprBuilder(ctx, "the SELECT list");
-        for (SelectItem item : q.select()) {
+        for (SelectItem item : selectNodes()) {
             Expr e = strip(item.expr());
-            String out = outputName(item);
-            claim(outputs, out, item.pos());
-            if (e instanceof Field f && hasPath(f)) {
-                String path = path(f);
-                if (fields.has(path)) {
-                    error(item.pos(), f.name() + " is selected twice", "Select each field once; use one name for it");
-                }
-                fields.addProperty(path, out);
-                outputs.put(out, f.name());
-            } else if (e instanceof Unsupported) {
+            String out = outputOf(item);
+            if (e instanceof Unsupported) {
                 unsupportedInSelect(item);
+                continue;
+            }
+            var expression = expressions.build(item.expr());
+            if (expression == null || !claim(outputs, out, ExprJson.toJson(expression), item)) {
+                continue;
+            }
+            scope.column(out);
+            if (aliasOf(item.expr()) != null) {
+                scope.alias(name(item.expr()), out);
+            }
+            if (e instanceof Field f && hasPath(f)) {
+                fields.addProperty(path(f), out);
             } else {
-                var expression = expressions.build(item.expr());
-                if (expression != null) {
-                    computed.add(out, ExprJson.toJson(expression));
-                }
+                computed.add(out, ExprJson.toJson(expression));
             }
         }
-        postAggregations.orderBy(post, outputs.keySet());
-        JsonObject aggregation = new JsonObject();
-        aggregation.addProperty("type", "RAW");
-        aggregation.addProperty("size", q.limit() != null && q.limit() > 0 ? q.limit() : DEFAULT_RAW_LIMIT);
+        scope.addLayer(true);
+        Set<String> extra = postAggregations.orderByFields(scope);
+        extra.forEach(f -> fields.addProperty(f, f));
+        postAggregations.orderBy(post, scope);
+        PostAggregationTranslator.cull(post, extra);
         if (fields.size() > 0 || computed.size() > 0) {
             JsonObject projection = new JsonObject();
             if (fields.size() > 0) {
@@ -74,50 +88,124 @@ final class SelectTranslator extends ClauseTranslator {
             }
             json.add("projection", projection);
         }
-        json.add("aggregation", aggregation);
+        json.add("aggregation", raw());
     }
 
-    private void claim(Map<String, String> outputs, String name, Pos pos) {
-        if (outputs.containsKey(name)) {
-            error(pos, "two columns are named " + name, "Give one of them another name with AS");
+    /**
+     * Whether a column is new: the same name for the same expression again is one column (bullet-bql keeps a set of
+     * projected fields), for another expression an error.
+     */
+    private boolean claim(Map<String, JsonElement> outputs, String name, JsonElement expression, SelectItem item) {
+        JsonElement before = outputs.putIfAbsent(name, expression);
+        if (before == null) {
+            return true;
         }
-        outputs.putIfAbsent(name, name);
+        if (!before.equals(expression)) {
+            error(item.pos(), "two columns are named " + name, "Give one of them another name with AS");
+        }
+        return false;
     }
 
-    void selectAll(JsonObject json, JsonArray post) {
-        for (SelectItem item : q.select()) {
-            if (item.expr() != null) {
-                error(item.pos(), "SELECT * cannot be combined with other columns (" + name(item.expr()) + ")",
-                      "Write SELECT * alone for whole records, or list every field you want: SELECT a, b AS x");
-            }
-        }
-        for (SortItem s : q.orderBy()) {
-            if (!(strip(s.expr()) instanceof Field)) {
-                error(s.expr().pos(), "ORDER BY " + name(s.expr()) + " is not a field", "Order by fields of the records");
-            }
-        }
-        postAggregations.orderBy(post, null);
+    private JsonObject raw() {
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "RAW");
         aggregation.addProperty("size", q.limit() != null && q.limit() > 0 ? q.limit() : DEFAULT_RAW_LIMIT);
-        json.add("aggregation", aggregation);
+        return aggregation;
+    }
+
+    void selectAll(JsonObject json, JsonArray post) {
+        selectOnto(json, post, true);
+    }
+
+    /**
+     * {@code SELECT *, items} ({@code all}) or {@code SELECT EXPLODE(...) AS ..., items}: the records (or the
+     * generated records) whole, with the items written onto them when one is computed or renamed.
+     */
+    private void selectOnto(JsonObject json, JsonArray post, boolean all) {
+        Scope scope = new Scope();
+        if (!q.selectTableFunctions().isEmpty()) {
+            TableFn t = q.selectTableFunctions().get(0);
+            scope.column(t.keyAlias());
+            if (t.valueAlias() != null) {
+                scope.column(t.valueAlias());
+            }
+            scope.addLayer(true);
+        }
+        boolean copy = false;
+        JsonObject columns = new JsonObject();
+        Map<String, JsonElement> outputs = new LinkedHashMap<>();
+        for (SelectItem item : selectNodes()) {
+            Expr e = strip(item.expr());
+            String out = outputOf(item);
+            if (e instanceof Unsupported) {
+                unsupportedInSelect(item);
+                continue;
+            }
+            // bullet-bql copies the record unless every item is a plain top-level field without an alias
+            copy |= !(e instanceof Field f && f.segments().size() == 1) || aliasOf(item.expr()) != null;
+            JsonObject expression = postAggregations.expression(item.expr(), scope, "the SELECT list");
+            if (expression == null || !claim(outputs, out, expression, item)) {
+                continue;
+            }
+            columns.add(out, expression);
+        }
+        for (SelectItem item : selectNodes()) {
+            String out = outputOf(item);
+            scope.column(out);
+            if (aliasOf(item.expr()) != null) {
+                scope.alias(name(item.expr()), out);
+            }
+        }
+        if (copy && columns.size() > 0) {
+            JsonObject step = new JsonObject();
+            step.addProperty("type", "COMPUTATION");
+            step.add("fields", columns);
+            post.add(step);
+        }
+        scope.addLayer(false);
+        postAggregations.orderBy(post, scope);
+        if (copy && all) {
+            PostAggregationTranslator.cull(post, scope.extraneousAliases());
+        }
+        json.add("aggregation", raw());
     }
 
     void selectDistinct(JsonObject json, JsonArray post) {
         JsonObject fields = new JsonObject();
-        Map<String, String> outputs = new LinkedHashMap<>();
-        for (SelectItem item : q.select()) {
-            Expr e = strip(item.expr());
-            if (e instanceof Field f) {
-                String out = outputName(item);
-                claim(outputs, out, item.pos());
-                fields.addProperty(path(f), out);
+        JsonObject computed = new JsonObject();
+        Map<String, JsonElement> outputs = new LinkedHashMap<>();
+        Scope scope = new Scope();
+        ExprBuilder expressions = new ExprBuilder(ctx, "the SELECT list");
+        boolean project = selectNodes().stream().anyMatch(i -> !(strip(i.expr()) instanceof Field f && hasPath(f)));
+        for (SelectItem item : selectNodes()) {
+            String out = outputOf(item);
+            String itemName = name(item.expr());
+            var expression = expressions.build(item.expr());
+            if (expression == null) {
+                continue;
+            }
+            if (outputs.containsKey(out)) {
+                error(item.pos(), "two columns are named " + out, "Give one of them another name with AS");
+            }
+            outputs.put(out, ExprJson.toJson(expression));
+            scope.column(out);
+            if (aliasOf(item.expr()) != null) {
+                scope.alias(itemName, out);
+            }
+            if (project) {
+                computed.add(itemName, ExprJson.toJson(expression));
+                fields.addProperty(itemName, out);
             } else {
-                error(item.pos(), "SELECT DISTINCT of " + name(item.expr()) + " is not supported: only fields",
-                      "Select distinct fields, e.g. SELECT DISTINCT a, b.c FROM STREAM()");
+                fields.addProperty(path((Field) strip(item.expr())), out);
             }
         }
-        postAggregations.orderBy(post, outputs.keySet());
+        if (project) {
+            JsonObject projection = new JsonObject();
+            projection.add("computed", computed);
+            json.add("projection", projection);
+        }
+        scope.addLayer(true);
+        postAggregations.orderBy(post, scope);
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "GROUP");
         sizeFromLimit(aggregation);

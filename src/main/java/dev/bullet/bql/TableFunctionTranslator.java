@@ -1,12 +1,8 @@
 package dev.bullet.bql;
 
-import static dev.bullet.bql.BqlNames.strip;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.bullet.bql.BqlAst.Expr;
-import dev.bullet.bql.BqlAst.Field;
-import dev.bullet.bql.BqlAst.SelectItem;
 import dev.bullet.bql.BqlAst.TableFn;
 import dev.bullet.query.expr.ExprJson;
 
@@ -15,8 +11,8 @@ import java.util.List;
 
 /**
  * {@code LATERAL VIEW [OUTER] EXPLODE(...) AS ...} (chained) into {@code "lateralView"}, and an EXPLODE in the SELECT
- * list into {@code "tableFunction"}, as bullet-bql 1.3.2 builds bullet-core's LateralView and Explode, with its
- * errors: a SELECT table function only in a plain SELECT, at most one, never beside a LATERAL VIEW; no aggregate in
+ * list into {@code "tableFunction"} (the other items of that SELECT are computed onto the generated records by
+ * {@link SelectTranslator}), as bullet-bql 1.3.2 builds bullet-core's LateralView and Explode, with its errors: a SELECT table function only in a plain SELECT, at most one, never beside a LATERAL VIEW; no aggregate in
  * a table function; different key and value aliases.
  */
 final class TableFunctionTranslator extends ClauseTranslator {
@@ -60,17 +56,6 @@ final class TableFunctionTranslator extends ClauseTranslator {
             error(first.pos(), "Selecting a table function is not supported with other aggregation types",
                   "Move the selected table function to a LATERAL VIEW clause");
         }
-        for (SelectItem item : q.select()) {
-            Expr e = item.expr() == null ? null : strip(item.expr());
-            if (item.alias() != null || !(e instanceof Field f) || f.segments().size() != 1
-                || !f.name().equals(first.keyAlias()) && !f.name().equals(first.valueAlias())) {
-                error(item.pos(), "Beside a table function in SELECT, only its aliases without AS are supported "
-                                  + "(its records hold only the aliases, and bullet-core returns them whole)",
-                      "Select the table function alone, or use LATERAL VIEW to select the record's fields too");
-            }
-        }
-        // bullet-bql passes the generated records through: the other fields selected are not projected
-        json.remove("projection");
         JsonObject explode = explode(first);
         if (explode != null) {
             json.add("tableFunction", explode);

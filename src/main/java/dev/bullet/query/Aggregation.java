@@ -6,8 +6,8 @@ import java.util.List;
  * The validated aggregation of a query (SPEC §6.4). {@code size} is already defaulted and clamped.
  * {@code fields} are group-by / sketch fields; {@code operations} only for GROUP; {@code distribution} only for
  * DISTRIBUTION; {@code threshold} only for TOP K; {@code newName} for COUNT DISTINCT and TOP K.
- * {@code groupValuesAsStrings} only for GROUP (JSON {@code "attributes": {"groupValuesAsStrings": true}}, what BQL is
- * translated with): each row's group values are the strings bullet-core 1.5.2 makes of them ({@code 5} is
+ * {@code groupValuesAsStrings} only for GROUP and TOP K (JSON {@code "attributes": {"groupValuesAsStrings": true}}, what
+ * BQL is translated with): each row's group values are the strings bullet-core 1.5.2 makes of them ({@code 5} is
  * {@code "5"}, a missing value {@code "null"}), so HAVING, ORDER BY and an outer query see them as bullet-core's do.
  */
 public record Aggregation(AggregationType type, int size, List<NamedField> fields, List<GroupOperation> operations,

@@ -89,7 +89,7 @@ final class AggregationParser {
             case TOP_K:
                 requireFields(fields, "TOP K");
                 return new Aggregation(type, clamped, fields, List.of(), newName(attributes, "COUNT"), null,
-                                       threshold(attributes));
+                                       threshold(attributes), valuesAsStrings(attributes));
             default:
                 return new Aggregation(type, clamped, fields, List.of(), null, null, null);
         }
@@ -166,17 +166,21 @@ final class AggregationParser {
             problems.error("GROUP needs fields to group by, operations to compute, or both",
                   "Add \"fields\": {\"<path>\": \"<name>\"} (DISTINCT) and/or \"attributes\": {\"operations\": [{\"type\": \"COUNT\"}]}");
         }
+        return new Aggregation(AggregationType.GROUP, size, fields, operations, null, null, null, valuesAsStrings(attributes));
+    }
+
+    /** {@code "groupValuesAsStrings"} of a GROUP or TOP K: the field values as bullet-core's strings. */
+    private boolean valuesAsStrings(JsonObject attributes) {
         JsonElement strings = attributes.get("groupValuesAsStrings");
-        boolean asStrings = false;
-        if (!absent(strings)) {
-            if (strings.isJsonPrimitive() && strings.getAsJsonPrimitive().isBoolean()) {
-                asStrings = strings.getAsBoolean();
-            } else {
-                problems.error("aggregation.attributes.groupValuesAsStrings must be true or false, got " + describe(strings),
-                      "Write \"groupValuesAsStrings\": true for bullet-core's string group values (BQL's), or leave it out");
-            }
+        if (absent(strings)) {
+            return false;
         }
-        return new Aggregation(AggregationType.GROUP, size, fields, operations, null, null, null, asStrings);
+        if (strings.isJsonPrimitive() && strings.getAsJsonPrimitive().isBoolean()) {
+            return strings.getAsBoolean();
+        }
+        problems.error("aggregation.attributes.groupValuesAsStrings must be true or false, got " + describe(strings),
+              "Write \"groupValuesAsStrings\": true for bullet-core's string group values (BQL's), or leave it out");
+        return false;
     }
 
     private GroupOperation groupOperation(JsonElement e, String where) {

@@ -160,7 +160,7 @@ public final class QueryParser {
         Clause filter = filters.parse(json.get("filters"));
         List<NamedField> projection = projections.parse(json.get("projection"));
         Aggregation aggregation = new AggregationParser(problems, settings, projections).parse(json.get("aggregation"));
-        List<PostAggregation> postAggregations = new PostAggregationParser(problems, filters)
+        List<PostAggregation> postAggregations = new PostAggregationParser(problems, filters, settings.limits())
                 .parse(json.get("postAggregations"));
         Window window = new WindowParser(problems, settings).parse(json.get("window"), aggregation);
         List<ComputedField> computed = projections.computed();

@@ -78,7 +78,7 @@ public final class JoinQuerier {
         this.aggregator = window != null && window.kind() == Window.Kind.SLIDING
                 ? new RawAggregator((int) Math.min(Integer.MAX_VALUE, window.every()))
                 : Aggregators.create(query.aggregation(), settings);
-        this.postAggregator = new PostAggregator(query.postAggregations());
+        this.postAggregator = new PostAggregator(query.postAggregations(), settings.limits());
         this.meta = new ResultMeta(id, query, startTime, settings);
         this.nextEmitTime = window != null && window.isTimeBased() ? FilterQuerier.saturatedAdd(startTime, window.every()) : Long.MAX_VALUE;
         this.rateIntervalStart = startTime;
@@ -288,11 +288,18 @@ public final class JoinQuerier {
 
     private Result build(long now, long expectedEmitTime, boolean isFinal) {
         List<Map<String, Object>> rows = rawRows();
+        List<BulletError> failures = List.of();
         if (rows == null) {
-            rows = postAggregator.apply(aggregator.records());
+            try {
+                rows = postAggregator.apply(aggregator.records(), now);
+            } catch (PostAggregator.Failure failure) {
+                // bullet-core's result when a post-aggregation throws: no records, the query goes on
+                rows = List.of();
+                failures = List.of(BulletError.of(failure.getMessage(), failure.resolution()));
+            }
         }
         Map<String, Object> m = meta.build(rows.size(), windowNumber, now, expectedEmitTime, isFinal,
-                                           aggregator.sketchMetadata());
+                                           aggregator.sketchMetadata(), failures);
         if (restoredAt >= 0 && (windowNumber <= incompleteUntilWindow || window == null)) {
             m = new LinkedHashMap<>(m);
             m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
@@ -333,6 +340,12 @@ public final class JoinQuerier {
 
         Map<String, Object> build(int size, int number, long now, long expectedEmitTime, boolean isFinal,
                                   Map<String, Object> sketches) {
+            return build(size, number, now, expectedEmitTime, isFinal, sketches, List.of());
+        }
+
+        /** The metadata, with {@code failures} (a post-aggregation that could not run) after the query's warnings. */
+        Map<String, Object> build(int size, int number, long now, long expectedEmitTime, boolean isFinal,
+                                  Map<String, Object> sketches, List<BulletError> failures) {
             Map<String, Object> m = new LinkedHashMap<>();
             if (settings.metadataEnabled()) {
                 m.put(settings.metaName("query_id"), id);
@@ -358,8 +371,10 @@ public final class JoinQuerier {
                     m.put(settings.metaName("sketches"), s);
                 }
             }
-            if (!query.warnings().isEmpty()) {
-                m.put("warnings", query.warnings());
+            if (!query.warnings().isEmpty() || !failures.isEmpty()) {
+                List<BulletError> warnings = new ArrayList<>(query.warnings());
+                warnings.addAll(failures);
+                m.put("warnings", warnings);
             }
             return m;
         }

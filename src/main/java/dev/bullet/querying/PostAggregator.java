@@ -1,5 +1,7 @@
 package dev.bullet.querying;
 
+import dev.bullet.common.Clock;
+import dev.bullet.common.Limits;
 import dev.bullet.query.Values;
 import dev.bullet.query.Expression;
 import dev.bullet.query.FilterValue;
@@ -15,23 +17,55 @@ import java.util.Map;
 import java.util.function.LongBinaryOperator;
 
 /**
- * Applies post-aggregations (SPEC §6.5), in order, to the rows of each emitted result: ORDERBY (stable; nulls and
- * values of other types first in ASC, last in DESC), COMPUTATION (numbers; a missing or non-numeric operand or a
- * division by zero gives null; + - * of two whole numbers stays whole) and HAVING (a §6.2 clause on each row).
+ * Applies post-aggregations (SPEC §6.5), in order, to the rows of each emitted result. The original Bullet's forms:
+ * ORDERBY of fields (stable; nulls and values of other types first in ASC, last in DESC), COMPUTATION of arithmetic
+ * (numbers; a missing or non-numeric operand or a division by zero gives null; + - * of two whole numbers stays whole)
+ * and HAVING (a §6.2 clause on each row). bullet-core 1.5.2's forms over expressions ({@link ExpressionSteps}):
+ * ORDERBY of sort items, COMPUTATION of named columns, HAVING of a condition, and CULLING.
+ *
+ * <p>An expression's UNIXTIMESTAMP() reads the time of the result being built ({@link #apply(List, long)}).
  */
 public final class PostAggregator {
     private final List<Step> steps = new ArrayList<>();
+    private long evaluationTime;
 
-    private interface Step {
+    /**
+     * A post-aggregation that cannot run on a result's rows (bullet-core's strategy throws): the result then has no
+     * rows and says why in its metadata's warnings, and the query goes on.
+     */
+    public static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final String resolution;
+
+        Failure(String message, String resolution) {
+            super(message);
+            this.resolution = resolution;
+        }
+
+        public String resolution() {
+            return resolution;
+        }
+    }
+
+    interface Step {
         List<Map<String, Object>> apply(List<Map<String, Object>> rows);
     }
 
+    /** Post-aggregations with the default limits (expressions nest up to the default query depth). */
     public PostAggregator(List<PostAggregation> postAggregations) {
+        this(postAggregations, Limits.defaults());
+    }
+
+    public PostAggregator(List<PostAggregation> postAggregations, Limits limits) {
+        ExpressionSteps expressions = new ExpressionSteps(() -> evaluationTime, limits);
         for (PostAggregation p : postAggregations) {
             if (p instanceof PostAggregation.OrderBy) {
                 steps.add(orderBy((PostAggregation.OrderBy) p));
             } else if (p instanceof PostAggregation.Computation) {
                 steps.add(computation((PostAggregation.Computation) p));
+            } else if (!(p instanceof PostAggregation.Having)) {
+                steps.add(expressions.step(p));
             } else {
                 RecordPredicate predicate = Predicates.compile(((PostAggregation.Having) p).filter());
                 steps.add(rows -> {
@@ -47,7 +81,14 @@ public final class PostAggregator {
         }
     }
 
+    /** The rows after every step, for a result built now (the clock's time). */
     public List<Map<String, Object>> apply(List<Map<String, Object>> rows) {
+        return apply(rows, Clock.SYSTEM.now());
+    }
+
+    /** The rows after every step, for a result built at {@code now} (what UNIXTIMESTAMP() gives). */
+    public List<Map<String, Object>> apply(List<Map<String, Object>> rows, long now) {
+        evaluationTime = now;
         List<Map<String, Object>> current = rows;
         for (Step step : steps) {
             current = step.apply(current);

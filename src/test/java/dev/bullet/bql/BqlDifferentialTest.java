@@ -23,7 +23,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -287,9 +286,6 @@ class BqlDifferentialTest {
         String cast = "SELECT id FROM STREAM() WHERE n = '2'";
         assertTrue(reference.run(cast, records).records().isEmpty());
         assertEquals(9, ours(cast, records).size());
-        // whole-number division: bullet-core divides COUNT (a long) by an integer as longs, this project in doubles
-        String division = "SELECT COUNT(*), COUNT(*) / 7 AS x FROM STREAM()";
-        assertNotEquals(comparable(reference.run(division, records).records(), division), comparable(ours(division, records), division));
         // GROUP BY with LIMIT below the number of groups: both keep that many groups, which ones is unspecified
         String limited = "SELECT s, COUNT(*) FROM STREAM() GROUP BY s LIMIT 2";
         assertEquals(2, reference.run(limited, records).records().size());

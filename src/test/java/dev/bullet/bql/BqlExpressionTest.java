@@ -206,11 +206,9 @@ class BqlExpressionTest {
     @Test
     void whatStaysRefused() {
         for (String[] c : new String[][] {
-            {"SELECT *, a + 1 FROM STREAM()", "SELECT * cannot be combined"},
-            {"SELECT DISTINCT a + 1 FROM STREAM()", "SELECT DISTINCT of a + 1 is not supported"},
-            {"SELECT COUNT(*) FROM STREAM() GROUP BY a + 1", "a + 1 is grouped or aggregated but not selected"},
             {"SELECT * FROM STREAM() WHERE COUNT(*) > 1", "WHERE cannot use the aggregate COUNT(*)"},
-            {"SELECT * FROM STREAM() WHERE IF(a, b) = 1", "IF takes 3 arguments, got 2"},
+            {"SELECT * FROM STREAM() WHERE IF(5, 1, 2) = 1", "IF"},
+            {"SELECT COUNT(*), b FROM STREAM()", "the field b in the SELECT list is no column of the result"},
             {"SELECT TRIM(a : LONG) FROM STREAM()", "the argument of TRIM(a) cannot be LONG"},
         }) {
             Bql.Translation t = Bql.translate(c[0]);

@@ -57,7 +57,7 @@ class BqlTest {
 
     @Test
     void everyProblemIsReportedAtOnce() {
-        QueryParser.Result result = parser.parse("SELECT * FROM STREAM(0, TIME) WHERE IF(a) AND SUBSTR(b) = 'x' LIMIT 0");
+        QueryParser.Result result = parser.parse("SELECT * FROM STREAM(0, TIME) WHERE IF(5, 1, 2) = 1 AND SUBSTR(b) = 'x' LIMIT 0");
         assertEquals(4, result.errors().size(), result.errors().toString());
     }
 
@@ -193,5 +193,30 @@ class BqlTest {
         Query q = parser.parse("SELECT * FROM STREAM(MAX, TIME)").query();
         assertEquals(QuerySettings.defaults().maxDurationMs(), q.durationMs());
         assertEquals(1, q.warnings().size(), "the clamping is reported");
+    }
+
+    /** bullet-bql's post-aggregation steps, as it builds them: HAVING, COMPUTATION, ORDERBY, then CULLING. */
+    @Test
+    void postAggregationsAreBuiltAsBulletBqlBuildsThem() {
+        assertEquals(JsonParser.parseString("[{\"type\":\"HAVING\",\"expression\":{\"op\":\">\",\"left\":{\"field\":\"c\"},"
+                + "\"right\":{\"value\":1,\"type\":\"INTEGER\"}}},"
+                + "{\"type\":\"COMPUTATION\",\"fields\":{\"c * 2\":{\"op\":\"*\",\"left\":{\"field\":\"c\"},"
+                + "\"right\":{\"value\":2,\"type\":\"INTEGER\"}}}},"
+                + "{\"type\":\"ORDERBY\",\"fields\":[{\"expression\":{\"field\":\"SUM(v)\"},\"direction\":\"DESC\"}]},"
+                + "{\"type\":\"CULLING\",\"fields\":[\"a\",\"SUM(v)\"]}]"),
+                Bql.translate("SELECT COUNT(*) AS c, c * 2 FROM STREAM() GROUP BY a HAVING COUNT(*) > 1 ORDER BY SUM(v) DESC")
+                        .query().get("postAggregations"));
+        // SELECT *, a renamed: the record copied with the new column, the old name culled
+        assertEquals(JsonParser.parseString("[{\"type\":\"COMPUTATION\",\"fields\":{\"b\":{\"field\":\"a\"}}},"
+                + "{\"type\":\"CULLING\",\"fields\":[\"a\"]}]"),
+                Bql.translate("SELECT *, a AS b FROM STREAM()").query().get("postAggregations"));
+        // ORDER BY a field not selected: projected for the sort, then culled
+        JsonObject extra = Bql.translate("SELECT a FROM STREAM() ORDER BY b + 1").query();
+        assertEquals("{\"a\":\"a\",\"b\":\"b\"}", extra.getAsJsonObject("projection").get("fields").toString());
+        assertEquals("[\"b\"]", extra.getAsJsonArray("postAggregations").get(1).getAsJsonObject().get("fields").toString());
+        // DISTINCT of an expression groups its computed column
+        JsonObject distinct = Bql.translate("SELECT DISTINCT a + 1 AS x FROM STREAM()").query();
+        assertEquals("{\"a + 1\":\"x\"}", distinct.getAsJsonObject("aggregation").get("fields").toString());
+        assertTrue(distinct.getAsJsonObject("projection").getAsJsonObject("computed").has("a + 1"));
     }
 }

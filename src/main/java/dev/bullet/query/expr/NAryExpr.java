@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An operation on a list of operands (bullet-core's {@code NAryExpression}): AND, OR, IF (3), BETWEEN and NOT BETWEEN
- * (value, lower, upper), SUBSTRING (2 or 3), UNIXTIMESTAMP (0 to 2).
+ * An operation on a list of operands (bullet-core's {@code NAryExpression}): AND, OR, IF (condition, then, else; with
+ * fewer, a missing branch fails when taken), BETWEEN and NOT BETWEEN (value, lower, upper), SUBSTRING (2 or 3),
+ * UNIXTIMESTAMP (0 to 2).
  */
 public final class NAryExpr extends Expr {
     private final Op op;

@@ -120,7 +120,7 @@ public enum Op {
     /** The operand counts an n-ary operation takes: {min, max}. */
     public int[] operandCounts() {
         return switch (this) {
-            case IF, BETWEEN, NOT_BETWEEN -> new int[] {3, 3};
+            case BETWEEN, NOT_BETWEEN -> new int[] {3, 3};
             case SUBSTRING -> new int[] {2, 3};
             case UNIX_TIMESTAMP -> new int[] {0, 2};
             default -> new int[] {1, Integer.MAX_VALUE};

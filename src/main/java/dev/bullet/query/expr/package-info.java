@@ -25,7 +25,8 @@
  * <tr><td>binary</td><td>{@code {"op":"+","left":{"field":"a"},"right":{"value":5,"type":"INTEGER"}}} (+ - * / %,
  *     = != &gt; &lt; &gt;= &lt;= and each with " ANY" / " ALL", RLIKE, RLIKE ANY, NOT RLIKE, NOT RLIKE ANY, SIZEIS,
  *     CONTAINSKEY, CONTAINSVALUE, IN, NOT IN, AND, OR, XOR, FILTER)</td></tr>
- * <tr><td>n-ary</td><td>{@code {"op":"IF","operands":[c, then, else]}} (AND, OR, IF, BETWEEN, NOT BETWEEN: value,
+ * <tr><td>n-ary</td><td>{@code {"op":"IF","operands":[c, then, else]}} (a missing branch fails when taken; AND, OR,
+ *     IF, BETWEEN, NOT BETWEEN: value,
  *     lower, upper; SUBSTRING: string, start[, length]; UNIXTIMESTAMP: [date[, pattern]])</td></tr>
  * <tr><td>cast</td><td>{@code {"cast":{"field":"a"},"type":"DOUBLE"}} (any type but NULL and UNKNOWN)</td></tr>
  * </table>

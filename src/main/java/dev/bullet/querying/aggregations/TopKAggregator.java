@@ -20,7 +20,8 @@ import java.util.Map;
  * TOP K: the most frequent combinations of {@code fields}, on a DataSketches frequent-items sketch (exact counts
  * while fewer distinct combinations than {@code bullet.query.aggregation.top.k.sketch.entries} were seen).
  * Rows: the fields by name plus the count ({@code newName}, default {@code COUNT}), count descending (ties by
- * value), at most K = size rows, only counts ≥ {@code threshold} when one is given.
+ * value), at most K = size rows, only counts ≥ {@code threshold} when one is given; with {@code groupValuesAsStrings}
+ * the field values are bullet-core's strings ({@code "5"}, {@code "null"} for a missing one), as BQL's TOP is.
  */
 final class TopKAggregator implements Aggregator {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
@@ -31,6 +32,7 @@ final class TopKAggregator implements Aggregator {
     private final int k;
     private final Long threshold;
     private final int entries;
+    private final boolean asStrings;
     private ItemsSketch<String> sketch;
     /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
     private long keyBytes;
@@ -43,6 +45,7 @@ final class TopKAggregator implements Aggregator {
         this.k = aggregation.size();
         this.threshold = aggregation.threshold();
         this.entries = settings.topKEntries();
+        this.asStrings = aggregation.groupValuesAsStrings();
         reset();
     }
 
@@ -83,7 +86,8 @@ final class TopKAggregator implements Aggregator {
             List<Object> values = SketchKeys.values(item.getItem());
             Map<String, Object> row = new LinkedHashMap<>();
             for (int i = 0; i < fields.size(); i++) {
-                row.put(fields.get(i).name(), values.get(i));
+                Object value = values.get(i);
+                row.put(fields.get(i).name(), asStrings ? GroupAggregator.bulletCoreString(value) : value);
             }
             row.put(countName, item.getEstimate());
             rows.add(row);

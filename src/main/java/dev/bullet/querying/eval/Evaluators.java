@@ -52,6 +52,14 @@ public final class Evaluators {
         return value != null && value != FAILED && Semantics.toBoolean(value) == Boolean.TRUE;
     }
 
+    /** What {@link #compare} gives for two values bullet-core cannot compare (it throws). */
+    public static final int INCOMPARABLE = Semantics.INCOMPARABLE;
+
+    /** bullet-core's comparison of two non-null values ({@code TypedObject.compareTo}), or {@link #INCOMPARABLE}. */
+    public static int compare(Object left, Object right) {
+        return Semantics.compare(left, right);
+    }
+
     /** The value a projection writes: null (the field is left out) when it is null or failed. */
     public static Object projected(Object value) {
         return value == FAILED ? null : value;

@@ -21,7 +21,7 @@ final class NAryEvaluators {
         return switch (op) {
             case AND -> new Junction(operands, false);
             case OR -> new Junction(operands, true);
-            case IF -> new If(operands[0], operands[1], operands[2]);
+            case IF -> new If(operands[0], operands.length > 1 ? operands[1] : null, operands.length > 2 ? operands[2] : null);
             case BETWEEN -> new Between(operands, false);
             case NOT_BETWEEN -> new Between(operands, true);
             case SUBSTRING -> new Substring(operands);
@@ -60,7 +60,11 @@ final class NAryEvaluators {
         }
     }
 
-    /** IF: the condition must be a Boolean (it is not cast); null counts as false. */
+    /**
+     * IF: the condition must be a Boolean (it is not cast); null counts as false. A branch that is not there (IF with
+     * fewer than three operands, which bullet-bql lets through when an operand's type is unknown) fails when taken,
+     * as bullet-core's evaluator does; operands after the third are never evaluated.
+     */
     private static final class If implements Evaluator {
         private final Evaluator condition;
         private final Evaluator then;
@@ -78,7 +82,8 @@ final class NAryEvaluators {
             if (c == FAILED || c != null && !(c instanceof Boolean)) {
                 return FAILED;
             }
-            return c == Boolean.TRUE ? then.evaluate(record) : otherwise.evaluate(record);
+            Evaluator taken = c == Boolean.TRUE ? then : otherwise;
+            return taken == null ? FAILED : taken.evaluate(record);
         }
     }
 
