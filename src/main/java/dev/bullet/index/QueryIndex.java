@@ -22,7 +22,8 @@ import java.util.function.Consumer;
 /**
  * The shared predicate index of a Filter task (SPEC §3.4, §10): queries whose filter requires a field to equal one of
  * some literals ({@code ==} or an IN-list, alone or as a conjunct of a top-level AND) are found through hash maps
- * keyed by the literal's possible typed readings (text, number, boolean), so a record meets only the queries whose
+ * keyed by the literal's possible typed readings (text, number, boolean; a literal typed as a number by its number
+ * only, which a string value looks its number reading up against), so a record meets only the queries whose
  * literal equals its value; all other queries are on a scan list and meet every record. Candidates are still
  * tested with their full filter by the caller, so the index may only widen the set, never narrow it: results are
  * identical with and without it. The exception is a query the index knows matches (a string equal to the text of
