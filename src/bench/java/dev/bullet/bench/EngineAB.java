@@ -34,7 +34,7 @@ public final class EngineAB {
     /** The command line; {@code scripts/bench-ab.sh} turns its {@code --base REV} into the two build directories. */
     @Command(name = "bench-ab.sh", sortOptions = false,
              customSynopsis = {"bench-ab.sh --base REV [--records FILE] --queries-file FILE [--queries-file FILE ...]",
-                               "                   [--rounds N] [--slice-ms MS]"},
+                               "                   [--base-queries-file FILE] [--rounds N] [--slice-ms MS]"},
              description = {"Before/after of the engine in one JVM: the working tree against --base REV, each build in its",
                             "own class loader, alternating short slices over the same records and queries.", "",
                             "      --base REV            the revision to compare the working tree with (built once into",
@@ -55,6 +55,10 @@ public final class EngineAB {
         @Option(names = "--queries-file", paramLabel = "FILE",
                 description = "one query per line; several: each set compared in turn")
         List<String> queriesFiles = new ArrayList<>();
+        @Option(names = "--base-queries-file", paramLabel = "FILE",
+                description = {"the base runs this set instead, against each --queries-file: two forms of one mix",
+                               "compared (with --base HEAD, the same code on both sides)"})
+        String baseQueriesFile;
         @Option(names = "--rounds", paramLabel = "N", description = "measured slices per side (default 30, after 4 warm-up slices)")
         int rounds = 30;
         @Option(names = "--slice-ms", paramLabel = "MS", description = "length of one slice (default 300)")
@@ -78,6 +82,9 @@ public final class EngineAB {
             }
             List<String> files = new ArrayList<>(queriesFiles);
             files.add(records);
+            if (baseQueriesFile != null) {
+                files.add(baseQueriesFile);
+            }
             for (String file : files) {
                 if (!Files.isReadable(Path.of(file))) {
                     throw new Cli.UsageException("cannot read " + file);
@@ -97,18 +104,14 @@ public final class EngineAB {
         List<byte[]> records = EngineBenchmark.readRecords(Path.of(o.records));
         String[] homes = {o.baseDir, o.currentDir};
         for (String queriesFile : o.queriesFiles) {
-            List<String> lines = new ArrayList<>();
-            for (String line : Files.readAllLines(Path.of(queriesFile), StandardCharsets.UTF_8)) {
-                if (!line.isBlank()) {
-                    lines.add(line);
-                }
-            }
+            List<String> lines = queryLines(queriesFile);
+            List<String> baseLines = o.baseQueriesFile == null ? lines : queryLines(o.baseQueriesFile);
             Object[] sides = new Object[2];
             Method[] run = new Method[2];
             for (int s = 0; s < 2; s++) {
                 ClassLoader loader = loader(homes[s]);
                 Class<?> side = Class.forName(Side.class.getName(), true, loader);
-                sides[s] = side.getConstructor(List.class, List.class).newInstance(lines, records);
+                sides[s] = side.getConstructor(List.class, List.class).newInstance(s == 0 ? baseLines : lines, records);
                 run[s] = side.getMethod("run", long.class);
             }
             double[][] micros = new double[2][rounds];
@@ -129,12 +132,28 @@ public final class EngineAB {
             Arrays.sort(micros[0]);
             Arrays.sort(micros[1]);
             System.out.println(String.format(Locale.ROOT,
-                    "{\"queries_file\":\"%s\",\"queries\":%d,\"rounds\":%d,\"slice_ms\":%d,"
+                    "{\"queries_file\":\"%s\",%s\"queries\":%d,\"rounds\":%d,\"slice_ms\":%d,"
                     + "\"base_us_per_record\":%.2f,\"current_us_per_record\":%.2f,"
                     + "\"current_over_base\":%.3f,\"current_over_base_min\":%.3f,\"current_over_base_max\":%.3f}",
-                    queriesFile.replace("\\", "\\\\").replace("\"", "\\\""), lines.size(), rounds, sliceMs,
+                    quoted(queriesFile),
+                    o.baseQueriesFile == null ? "" : "\"base_queries_file\":\"" + quoted(o.baseQueriesFile) + "\",",
+                    lines.size(), rounds, sliceMs,
                     micros[0][rounds / 2], micros[1][rounds / 2], ratios[rounds / 2], ratios[0], ratios[rounds - 1]));
         }
+    }
+
+    private static List<String> queryLines(String file) throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    private static String quoted(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     /**

@@ -32,12 +32,18 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         final boolean matchesMissing;
         /** The negation is the query's whole filter: a string value not among the literals decides a match. */
         final boolean entire;
+        /**
+         * Some literal is a typed number (BQL's numbers): it equals a string that reads as its number, so a string
+         * that may read as a number is tested (one that surely does not is still decided).
+         */
+        final boolean typedNumbers;
         long stamp = -1;
 
-        Entry(Q query, boolean matchesMissing, boolean entire) {
+        Entry(Q query, boolean matchesMissing, boolean entire, boolean typedNumbers) {
             this.query = query;
             this.matchesMissing = matchesMissing;
             this.entire = entire;
+            this.typedNumbers = typedNumbers;
         }
     }
 
@@ -77,9 +83,16 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         }
         PathNegations<Q> path = pathNegations(clause.field());
         boolean entire = ClauseIndex.isWhole(filter, clause);
-        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire && mayDecide);
+        boolean typedNumbers = false;
+        for (FilterValue v : clause.values()) {
+            typedNumbers |= ClauseIndex.typedNumeric(v);
+        }
+        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire && mayDecide, typedNumbers);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
+            if (ClauseIndex.typedNumeric(v)) {
+                continue; // no text excludes it: "5" and " 5" both equal 5, "5.5" equals no LONG
+            }
             TextKey key = TextKey.of(v.value());
             if (path.excludedBy.add(key, entry)) {
                 keys.add(key);
@@ -139,6 +152,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         TextKey text = null;
         List<Entry<Q>> excluded = null;
         boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
+        boolean number = false; // the string may read as a number: typed numeric literals may equal it
         boolean missing = false;
         if (span == Span.MISSING) {
             missing = true;
@@ -151,6 +165,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
                     excluded = path.excludedBy.get(data, start + 1, end - 1, TextKey.hash(data, start + 1, end - 1),
                                                    probe);
                     decides = true;
+                    number = ClauseIndex.mayBeNumber(data, start + 1, end - 1);
                 } else {
                     span = Span.UNSURE;
                 }
@@ -182,23 +197,26 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
             if (entry.stamp != current) {
-                (decides && entry.entire ? matched : visit).accept(entry.query);
+                (decides && entry.entire && !(number && entry.typedNumbers) ? matched : visit).accept(entry.query);
             }
         }
     }
 
-    /** A {@code != literals} or {@code NOT (== literals)} with plain literals the filter requires, if any. */
+    /**
+     * A {@code != literals} or {@code NOT (== literals)} with plain literals or typed numbers the filter requires, if
+     * any.
+     */
     static Clause.Relational required(Clause filter) {
         return ClauseIndex.required(filter, c -> {
             if (c instanceof Clause.Relational) {
                 Clause.Relational r = (Clause.Relational) c;
-                return r.operation() == Operation.NOT_EQUALS && ClauseIndex.plainLiterals(r) ? r : null;
+                return r.operation() == Operation.NOT_EQUALS && ClauseIndex.plainOrNumeric(r) ? r : null;
             }
             if (c instanceof Clause.Logical && c.operation() == Operation.NOT) {
                 List<Clause> inner = ((Clause.Logical) c).clauses();
                 if (inner.size() == 1 && inner.get(0) instanceof Clause.Relational) {
                     Clause.Relational r = (Clause.Relational) inner.get(0);
-                    return r.operation() == Operation.EQUALS && ClauseIndex.plainLiterals(r) ? r : null;
+                    return r.operation() == Operation.EQUALS && ClauseIndex.plainOrNumeric(r) ? r : null;
                 }
             }
             return null;

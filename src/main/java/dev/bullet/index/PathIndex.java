@@ -26,6 +26,11 @@ final class PathIndex<Q> {
     final RangeList<Q> below = new RangeList<>(false);
     /** Negated ranges ({@code NOT x < c}): they also match a record without a value here. */
     final List<Q> whenMissing = new ArrayList<>();
+    /**
+     * Equalities with typed numeric literals (BQL's numbers): a string value also looks its number reading up in
+     * {@link #byNumber}, as such a literal equals a string that reads as its number.
+     */
+    int typedNumbers;
     int size;
 
     PathIndex(FieldPath path) {

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
 /**
  * The shared predicate index of a Filter task (SPEC §3.4, §10): queries whose filter requires a field to equal one of
  * some literals ({@code ==} or an IN-list, alone or as a conjunct of a top-level AND) are found through hash maps
- * keyed by the literal's possible typed readings (text, number, boolean), so a record meets only the queries whose
+ * keyed by the literal's possible typed readings (text, number, boolean; a literal typed as a number by its number
+ * only, which a string value looks its number reading up against), so a record meets only the queries whose
  * literal equals its value; all other queries are on a scan list and meet every record. Candidates are still
  * tested with their full filter by the caller, so the index may only widen the set, never narrow it: results are
  * identical with and without it. The exception is a query the index knows matches (a string equal to the text of
@@ -35,7 +36,7 @@ public final class QueryIndex<Q> {
 
     /** Where a query was put, to take it out again. */
     private record Placement(FieldPath path, List<Object> keys, RangeList<?> range, boolean whenMissing,
-                             boolean decided) {
+                             boolean decided, boolean typedNumbers) {
     }
 
     private final List<PathIndex<Q>> paths = new ArrayList<>();
@@ -111,7 +112,7 @@ public final class QueryIndex<Q> {
             index.whenMissing.add(query);
         }
         index.size++;
-        return new Placement(range.path(), List.of(), list, range.whenMissing(), false);
+        return new Placement(range.path(), List.of(), list, range.whenMissing(), false, false);
     }
 
     /**
@@ -211,7 +212,19 @@ public final class QueryIndex<Q> {
     private Placement placeEquality(Q query, Clause.Relational equality, boolean decides) {
         PathIndex<Q> index = pathIndex(equality.field());
         List<Object> keys = new ArrayList<>();
+        boolean typedNumbers = false;
         for (FilterValue v : equality.values()) {
+            if (ClauseIndex.typedNumeric(v)) {
+                // a typed number: equal to a number value of its number, to a string whose number reading it is, to
+                // nothing else (a string value looks its reading up, see typedNumbers); one that casts to nothing
+                // equals nothing
+                typedNumbers = true;
+                Number n = ClauseIndex.typedNumber(v);
+                if (n != null) {
+                    putNumber(index, n.doubleValue(), query, keys);
+                }
+                continue;
+            }
             String text = v.value();
             TextKey key = TextKey.of(text);
             if ((decides ? index.byTextDecided : index.byText).add(key, query)) {
@@ -219,20 +232,26 @@ public final class QueryIndex<Q> {
             }
             Object n = Values.asNumber(text);
             if (n != null) {
-                double d = ((Number) n).doubleValue();
-                List<Q> list = index.byNumber.computeIfAbsent(d, () -> new ArrayList<>(1));
-                if (!list.contains(query)) {
-                    list.add(query);
-                    keys.add(d);
-                }
+                putNumber(index, ((Number) n).doubleValue(), query, keys);
             }
             String t = text.trim();
             if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
                 put(index.byBoolean, Boolean.parseBoolean(t), query, keys);
             }
         }
+        if (typedNumbers) {
+            index.typedNumbers++;
+        }
         index.size++;
-        return new Placement(equality.field(), keys, null, false, decides);
+        return new Placement(equality.field(), keys, null, false, decides, typedNumbers);
+    }
+
+    private static <Q> void putNumber(PathIndex<Q> index, double d, Q query, List<Object> keys) {
+        List<Q> list = index.byNumber.computeIfAbsent(d, () -> new ArrayList<>(1));
+        if (!list.contains(query)) {
+            list.add(query);
+            keys.add(d);
+        }
     }
 
     private static <K, Q> void put(Map<K, List<Q>> map, K key, Q query, List<Object> keys) {
@@ -272,6 +291,9 @@ public final class QueryIndex<Q> {
         }
         if (placement.whenMissing()) {
             index.whenMissing.remove(query);
+        }
+        if (placement.typedNumbers()) {
+            index.typedNumbers--;
         }
         for (Object key : placement.keys()) {
             if (key instanceof Double) {
@@ -461,6 +483,12 @@ public final class QueryIndex<Q> {
         if (value instanceof String) {
             hits = index.byText.get(probe.set((String) value));
             ClauseIndex.visitAll(index.byTextDecided.get(probe), matched);
+            if (index.typedNumbers > 0 && ClauseIndex.mayBeNumber((String) value)) {
+                Object n = Values.asNumber((String) value);
+                if (n != null) {
+                    ClauseIndex.visitAll(index.byNumber.get(((Number) n).doubleValue()), visit);
+                }
+            }
         } else if (value instanceof Number) {
             hits = index.byNumber.get(((Number) value).doubleValue());
         } else if (value instanceof Boolean) {
@@ -501,7 +529,8 @@ public final class QueryIndex<Q> {
         boolean ranges = !index.above.isEmpty() || !index.below.isEmpty();
         byte first = data[start];
         if (first == '"') {
-            if (!index.byText.isEmpty() || !index.byTextDecided.isEmpty()) {
+            boolean texts = !index.byText.isEmpty() || !index.byTextDecided.isEmpty();
+            if (texts || index.typedNumbers > 0) {
                 int from = start + 1;
                 int to = end - 1;
                 if (!record.plainAscii()) { // are the bytes the text? (no escape, well-formed UTF-8)
@@ -517,12 +546,20 @@ public final class QueryIndex<Q> {
                         return false;
                     }
                 }
-                int hash = TextKey.hash(data, from, to);
-                if (!index.byText.isEmpty()) {
-                    ClauseIndex.visitAll(index.byText.get(data, from, to, hash, probe), visit);
+                if (texts) {
+                    int hash = TextKey.hash(data, from, to);
+                    if (!index.byText.isEmpty()) {
+                        ClauseIndex.visitAll(index.byText.get(data, from, to, hash, probe), visit);
+                    }
+                    if (!index.byTextDecided.isEmpty()) {
+                        ClauseIndex.visitAll(index.byTextDecided.get(data, from, to, hash, probe), matched);
+                    }
                 }
-                if (!index.byTextDecided.isEmpty()) {
-                    ClauseIndex.visitAll(index.byTextDecided.get(data, from, to, hash, probe), matched);
+                if (index.typedNumbers > 0) { // typed numbers equal to the string's number reading
+                    double d = ClauseIndex.textNumber(data, from, to);
+                    if (!Double.isNaN(d)) {
+                        ClauseIndex.visitAll(index.byNumber.get(d), visit);
+                    }
                 }
             }
         } else if (first == '-' || first >= '0' && first <= '9') {
@@ -581,7 +618,7 @@ public final class QueryIndex<Q> {
 
     /**
      * The equalities a filter can only match through, if the index can use them: {@code ==} with plain literal
-     * values (no null, no FIELD, no explicit type) — the filter itself, a conjunct of a top-level AND, or an OR whose
+     * values or typed numbers (no null, no FIELD, no BOOLEAN type) — the filter itself, a conjunct of a top-level AND, or an OR whose
      * every branch is such (then one per branch). {@code null} when there are none.
      */
     static List<Clause.Relational> equalities(Clause filter) {
@@ -612,7 +649,7 @@ public final class QueryIndex<Q> {
     }
 
     private static boolean usable(Clause.Relational r) {
-        return r.operation() == Operation.EQUALS && ClauseIndex.plainLiterals(r);
+        return r.operation() == Operation.EQUALS && ClauseIndex.plainOrNumeric(r);
     }
 
     private PathIndex<Q> pathIndex(FieldPath path) {

@@ -18,7 +18,7 @@ record RangeSpec(FieldPath path, boolean above, double threshold, double limit, 
                  boolean strict) {
     /**
      * The numeric range a filter requires, if the index can use it: a range ({@code > >= < <=} with plain numeric
-     * literals) or a negated one ({@code NOT x < c} is {@code x >= c}, or a value that is missing or not a number),
+     * literals or typed numbers) or a negated one ({@code NOT x < c} is {@code x >= c}, or a value that is missing or not a number),
      * itself or as a conjunct of a top-level AND; two conjuncts bounding one path from both sides make an interval.
      */
     static RangeSpec of(Clause filter) {
@@ -55,8 +55,9 @@ record RangeSpec(FieldPath path, boolean above, double threshold, double limit, 
     }
 
     /**
-     * A plain range clause as a spec; negated: the opposite side, a missing value visits it, and any NaN literal
-     * (which compares with nothing, so its negation holds for every value) makes it unindexable.
+     * A range clause with plain or typed numeric literals as a spec; negated: the opposite side, a missing value
+     * visits it, and any NaN literal (which compares with nothing, so its negation holds for every value) makes it
+     * unindexable.
      */
     private static RangeSpec plainRange(Clause.Relational r, boolean negated) {
         if (!r.operation().isRange() || r.values().isEmpty()) {
@@ -67,14 +68,23 @@ record RangeSpec(FieldPath path, boolean above, double threshold, double limit, 
         // other way round for < and NOT <
         boolean smallest = above;
         double threshold = Double.NaN;
-        if (!ClauseIndex.plainLiterals(r)) {
+        if (!ClauseIndex.plainOrNumeric(r)) {
             return null;
         }
         for (FilterValue v : r.values()) {
-            if (Values.asNumber(v.value()) == null) {
-                return null;
+            double d;
+            if (ClauseIndex.typedNumeric(v)) {
+                // a typed number meets a number value as the plain literal of its number does; one that casts to
+                // nothing compares with nothing, as NaN (a string value is never decided here: it meets every range)
+                Number n = ClauseIndex.typedNumber(v);
+                d = n == null ? Double.NaN : n.doubleValue();
+            } else {
+                Object n = Values.asNumber(v.value());
+                if (n == null) {
+                    return null;
+                }
+                d = ((Number) n).doubleValue();
             }
-            double d = ((Number) Values.asNumber(v.value())).doubleValue();
             if (Double.isNaN(d)) {
                 if (negated) {
                     return null;
