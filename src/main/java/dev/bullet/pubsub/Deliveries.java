@@ -2,6 +2,7 @@ package dev.bullet.pubsub;
 
 import dev.bullet.common.Clock;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -38,7 +39,9 @@ public final class Deliveries<T> implements AutoCloseable {
      * @param firstBackoffMs the wait before the second attempt; it doubles for each later one
      * @param maxBackoffMs   the longest wait
      */
-    public record RetryPolicy(int attempts, long firstBackoffMs, long maxBackoffMs) {
+    public record RetryPolicy(int attempts, long firstBackoffMs, long maxBackoffMs) implements Serializable {
+        private static final long serialVersionUID = 1L;
+
         /** 5 attempts, 1 s after the first failure then 2, 4, 8 s: with the producer's own delivery timeout each
          *  attempt may take, a Kafka away for about a minute and a half. */
         public static final RetryPolicy DEFAULT = new RetryPolicy(5, 1_000, 10_000);
