@@ -160,10 +160,10 @@ public final class KafkaPubSub {
      * by query id. Sends are asynchronous and keep their order; {@link Publisher#flush()} waits for them and
      * reports failed deliveries (each is also logged with its query id), {@link Publisher#send(PubSubMessage,
      * java.util.function.Consumer)} reports each one. The producer waits for every in-sync replica
-     * ({@code acks=all}), is idempotent (up to 5 requests in flight, in order) and compresses with lz4, unless the
-     * client properties say otherwise. A result larger than one message ({@code max.request.size} less headroom)
-     * travels in chunks; one larger than {@code maxResultBytes} is refused ({@link ResultTooLargeException}).
-     * Thread-safe.
+     * ({@code acks=all}), is idempotent (up to 5 requests in flight, in order), unless the client properties say
+     * otherwise; it does not compress unless they set {@code compression.type} (docs/DECISIONS.md). A result larger
+     * than one message ({@code max.request.size} less headroom) travels in chunks; one larger than
+     * {@code maxResultBytes} is refused ({@link ResultTooLargeException}). Thread-safe.
      */
     public Publisher responsePublisher(long maxResultBytes) {
         if (maxResultBytes < 1) {
@@ -176,7 +176,6 @@ public final class KafkaPubSub {
         // idempotence: a retry inside the producer neither duplicates nor reorders, with 5 requests in flight
         defaults.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, all);
         defaults.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, all ? 5 : 1);
-        defaults.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         return new KafkaResponsePublisher(newProducer(1, "response", defaults), config.responseTopic(),
             config.responsePartitions(), ResultChunks.chunkBytes(maxRequestSize()), maxResultBytes);
     }

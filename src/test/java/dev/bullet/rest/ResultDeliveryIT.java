@@ -143,8 +143,9 @@ class ResultDeliveryIT {
         assertEquals(200, r.statusCode());
         String id = r.headers().firstValue("Bullet-Query-Id").orElseThrow();
         CompletableFuture<List<Map<String, Object>>> events = CompletableFuture.supplyAsync(() -> events(r));
-        // a small producer request size: the large result travels in 4 chunks
-        Map<String, String> small = Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000");
+        // a small producer request size: the large result travels in 4 chunks (compressed, as an operator may ask)
+        Map<String, String> small = Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000",
+                                           ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         String large = result(id, "large", "y".repeat(5_000));
         try (Publisher publisher = publisher(small)) {
             for (int copy = 0; copy < 2; copy++) {
