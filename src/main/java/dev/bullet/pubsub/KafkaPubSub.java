@@ -48,6 +48,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaPubSub {
     static final int DEFAULT_TIMEOUT_MS = 10_000;
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** Kafka's default {@code max.request.size}. */
+    static final int DEFAULT_MAX_REQUEST_SIZE = 1024 * 1024;
+    /** The most bytes of one result when the caller does not say: twice {@code bullet.query.max.bytes}'s default. */
+    public static final long DEFAULT_MAX_RESULT_BYTES = 64L * 1024 * 1024;
     /** Distinct client ids within a JVM (Kafka registers its metrics under them). */
     private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
 
@@ -68,7 +72,12 @@ public final class KafkaPubSub {
      * then visible to the topology) and throws {@link PubSubException} if it could not be delivered. Thread-safe.
      */
     public Publisher requestPublisher() {
-        return new KafkaRequestPublisher(newProducer(0, "request"), config.requestTopic(), clientTimeoutMs());
+        Map<String, Object> defaults = new HashMap<>();
+        defaults.put(ProducerConfig.ACKS_CONFIG, "1");
+        // acks=1 rules out idempotence; one request in flight keeps the messages in order on retries.
+        defaults.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        defaults.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        return new KafkaRequestPublisher(newProducer(0, "request", defaults), config.requestTopic(), clientTimeoutMs());
     }
 
     /**
@@ -149,11 +158,44 @@ public final class KafkaPubSub {
     /**
      * Publishes results to the response topic: into the message's reply partition when it is set (≥ 0), else
      * by query id. Sends are asynchronous and keep their order; {@link Publisher#flush()} waits for them and
-     * reports failed deliveries (each is also logged with its query id). Thread-safe.
+     * reports failed deliveries (each is also logged with its query id), {@link Publisher#send(PubSubMessage,
+     * java.util.function.Consumer)} reports each one. The producer waits for every in-sync replica
+     * ({@code acks=all}), is idempotent (up to 5 requests in flight, in order), unless the client properties say
+     * otherwise; it does not compress unless they set {@code compression.type} (docs/DECISIONS.md). A result larger
+     * than one message ({@code max.request.size} less headroom) travels in chunks; one larger than
+     * {@code maxResultBytes} is refused ({@link ResultTooLargeException}). Thread-safe.
      */
+    public Publisher responsePublisher(long maxResultBytes) {
+        if (maxResultBytes < 1) {
+            throw new IllegalArgumentException("maxResultBytes must be positive, got " + maxResultBytes);
+        }
+        Map<String, Object> defaults = new HashMap<>();
+        String acks = config.extraClientProps().getOrDefault(ProducerConfig.ACKS_CONFIG, "all").trim();
+        boolean all = acks.equals("all") || acks.equals("-1");
+        defaults.put(ProducerConfig.ACKS_CONFIG, "all");
+        // idempotence: a retry inside the producer neither duplicates nor reorders, with 5 requests in flight
+        defaults.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, all);
+        defaults.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, all ? 5 : 1);
+        return new KafkaResponsePublisher(newProducer(1, "response", defaults), config.responseTopic(),
+            config.responsePartitions(), ResultChunks.chunkBytes(maxRequestSize()), maxResultBytes);
+    }
+
+    /** {@link #responsePublisher(long)} with {@value #DEFAULT_MAX_RESULT_BYTES} bytes at most per result. */
     public Publisher responsePublisher() {
-        return new KafkaResponsePublisher(newProducer(1, "response"), config.responseTopic(),
-            config.responsePartitions());
+        return responsePublisher(DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** The producers' {@code max.request.size}: the client properties' value, else Kafka's default. */
+    int maxRequestSize() {
+        String value = config.extraClientProps().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        if (value == null) {
+            return DEFAULT_MAX_REQUEST_SIZE;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ProducerConfig.MAX_REQUEST_SIZE_CONFIG + " is not a number: " + value, e);
+        }
     }
 
     // ---- topics ----
@@ -303,12 +345,8 @@ public final class KafkaPubSub {
         }
     }
 
-    private KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role) {
-        Map<String, Object> defaults = new HashMap<>();
-        defaults.put(ProducerConfig.ACKS_CONFIG, "1");
-        // acks=1 rules out idempotence; one request in flight keeps a query's results in order on retries.
-        defaults.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-        defaults.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+    /** A producer with these defaults under the client properties (which win). */
+    private KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role, Map<String, Object> defaults) {
         defaults.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         defaults.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_TIMEOUT_MS);
         Map<String, Object> props = commonProps(role + "-publisher");

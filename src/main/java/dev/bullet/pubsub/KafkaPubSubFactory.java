@@ -9,10 +9,22 @@ public final class KafkaPubSubFactory implements PubSubFactory {
 
     private final KafkaPubSubConfig config;
     private final String groupId;
+    private final long maxResultBytes;
 
     public KafkaPubSubFactory(BulletSettings settings) {
         this.config = config(settings);
         this.groupId = settings.getString(SettingsTable.TOPOLOGY_NAME) + "-queries";
+        this.maxResultBytes = maxResultBytes(settings);
+    }
+
+    /**
+     * The most bytes one result may have on the response topic (in all its chunks), and so the most a REST
+     * instance buffers to join one result: twice {@code bullet.query.max.bytes}, room for the final result of a
+     * query ended by that bound (its rows are estimated by their bytes; the JSON adds field names and meta).
+     */
+    public static long maxResultBytes(BulletSettings s) {
+        long perQuery = s.getLong(SettingsTable.QUERY_MAX_BYTES);
+        return perQuery > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * perQuery;
     }
 
     /** The PubSub's typed config out of the settings (used by the REST service too). */
@@ -31,6 +43,6 @@ public final class KafkaPubSubFactory implements PubSubFactory {
 
     @Override
     public Publisher responsePublisher() {
-        return new KafkaPubSub(config).responsePublisher();
+        return new KafkaPubSub(config).responsePublisher(maxResultBytes);
     }
 }

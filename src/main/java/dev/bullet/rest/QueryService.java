@@ -149,6 +149,14 @@ public final class QueryService implements AutoCloseable {
      */
     QueryService(RestSettings settings, QuerySettings querySettings, Publisher publisher,
                  Supplier<Subscriber> subscriberFactory, Clock clock, ExecutorService signals, String kafkaDescription) {
+        this(settings, querySettings, publisher, subscriberFactory, clock, signals, kafkaDescription,
+             KafkaPubSub.DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** @param maxResultBytes the most one result may have ({@link KafkaPubSubFactory#maxResultBytes}) */
+    QueryService(RestSettings settings, QuerySettings querySettings, Publisher publisher,
+                 Supplier<Subscriber> subscriberFactory, Clock clock, ExecutorService signals, String kafkaDescription,
+                 long maxResultBytes) {
         this.settings = settings;
         this.parser = new QueryParser(querySettings);
         this.publisher = publisher;
@@ -157,7 +165,7 @@ public final class QueryService implements AutoCloseable {
         this.kafkaDescription = kafkaDescription;
         this.queries = new RunningQueries(settings.responsePartitions(), settings.maxConcurrentQueries());
         this.reader = new ResultReader(subscriberFactory, queries, clock, this::expire, kafkaDescription,
-                                       settings.responsePartitions());
+                                       settings.responsePartitions(), maxResultBytes);
         this.healthProbe = new HealthProbe(queries, reader, publisher, signals, clock, settings.healthTimeoutMs(),
                                            kafkaDescription);
         AccessSettings access = settings.access();
@@ -187,7 +195,8 @@ public final class QueryService implements AutoCloseable {
         String where = "Kafka at " + config.bootstrapServers() + " (topics " + config.requestTopic() + ", "
                        + config.responseTopic() + ")";
         QueryService service = new QueryService(rest, QuerySettings.from(settings), pubSub.requestPublisher(),
-                                                subscribers, Clock.SYSTEM, signalExecutor(), where);
+                                                subscribers, Clock.SYSTEM, signalExecutor(), where,
+                                                KafkaPubSubFactory.maxResultBytes(settings));
         service.startReader();
         service.useSchema(FirehoseSchema.start(settings, service::sendInternal, Clock.SYSTEM));
         return service;

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
 /**
  * The one thread that reads this instance's response partitions: it connects (retrying while Kafka cannot be
  * reached), hands each result to its query's listener by id, and after every poll lets the service end overdue
- * queries. The Kafka consumer is single-threaded, so only this thread touches the subscriber; {@link #connected()}
+ * queries. Results pass a {@link ResultAssembly} first: chunks of a large result are joined, a second copy of a
+ * result is dropped. The Kafka consumer is single-threaded, so only this thread touches the subscriber; {@link #connected()}
  * and {@link #connectProblem()} may be read from any thread.
  */
 final class ResultReader {
@@ -29,6 +30,8 @@ final class ResultReader {
     static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     static final long RECONNECT_DELAY_MS = 1_000;
     private static final long ERROR_PAUSE_MS = 100;
+    /** How often the assembly forgets the queries that ended. */
+    private static final long RETAIN_EVERY_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(ResultReader.class);
 
     private final Supplier<Subscriber> subscriberFactory;
@@ -37,6 +40,8 @@ final class ResultReader {
     private final LongConsumer expire;
     private final String kafkaDescription;
     private final List<Integer> partitions;
+    private final ResultAssembly assembly;
+    private long retainedAt;
 
     private Subscriber subscriber;
     private volatile boolean connected;
@@ -48,9 +53,13 @@ final class ResultReader {
     /**
      * @param subscriberFactory makes the response subscriber; called by the reader thread until it succeeds
      * @param expire            called with the time after every round, to end overdue queries
+     * @param maxResultBytes    the most characters of one result joined from chunks; twice that for all the results
+     *                          being joined together
      */
     ResultReader(Supplier<Subscriber> subscriberFactory, RunningQueries queries, Clock clock, LongConsumer expire,
-                 String kafkaDescription, List<Integer> partitions) {
+                 String kafkaDescription, List<Integer> partitions, long maxResultBytes) {
+        this.assembly = new ResultAssembly(maxResultBytes,
+                                           maxResultBytes > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * maxResultBytes);
         this.subscriberFactory = subscriberFactory;
         this.queries = queries;
         this.clock = clock;
@@ -138,13 +147,22 @@ final class ResultReader {
         for (PubSubMessage m : messages) {
             deliver(m);
         }
-        expire.accept(clock.now());
+        long now = clock.now();
+        if (now - retainedAt >= RETAIN_EVERY_MS) {
+            retainedAt = now;
+            assembly.retain(id -> queries.get(id) != null);
+        }
+        expire.accept(now);
     }
 
-    private void deliver(PubSubMessage m) {
-        Running r = queries.get(m.id());
+    private void deliver(PubSubMessage received) {
+        Running r = queries.get(received.id());
         if (r == null) {
             return; // ended already (killed, timed out), or sent before a restart
+        }
+        PubSubMessage m = assembly.accept(received);
+        if (m == null) {
+            return; // a chunk kept for later, or a second copy
         }
         if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
             String payload = m.payload() == null || m.payload().isEmpty()

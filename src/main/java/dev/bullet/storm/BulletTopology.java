@@ -92,7 +92,8 @@ public final class BulletTopology {
         resources(join, spec(settings, Component.JOIN_BOLT));
 
         resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())
-                   .shuffleGrouping(Components.JOIN_BOLT, Streams.RESULT),
+                   .shuffleGrouping(Components.JOIN_BOLT, Streams.RESULT)
+                   .allGrouping(Components.TICK_SPOUT, Streams.TICK), // acts on send outcomes when no result comes
                   spec(settings, Component.RESULT_BOLT));
         return b.createTopology();
     }

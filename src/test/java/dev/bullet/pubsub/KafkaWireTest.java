@@ -56,6 +56,31 @@ class KafkaWireTest {
     }
 
     @Test
+    void aResultsDeliveryAndChunkRoundTrip() {
+        PubSubMessage whole = new PubSubMessage("q", "{}", Signal.COMPLETE, 1, PubSubMessage.Delivery.whole("d-1"));
+        ProducerRecord<byte[], byte[]> sent = KafkaWire.encode("t", 1, whole);
+        assertNull(sent.headers().lastHeader(KafkaWire.CHUNK_HEADER));
+        assertEquals(whole, KafkaWire.decode(received(sent)));
+        PubSubMessage chunk = whole.withDelivery(new PubSubMessage.Delivery("d-1", 2, 5));
+        ProducerRecord<byte[], byte[]> chunkSent = KafkaWire.encode("t", 1, chunk, utf8("rds\":"));
+        assertArrayEquals(utf8("2/5"), chunkSent.headers().lastHeader(KafkaWire.CHUNK_HEADER).value());
+        PubSubMessage decoded = KafkaWire.decode(received(chunkSent));
+        assertEquals(chunk.delivery(), decoded.delivery());
+        assertEquals("rds\":", decoded.payload());
+    }
+
+    @Test
+    void aChunkHeaderThatIsNotIndexOfCountIsRejected() {
+        for (String bad : new String[] {"x", "1", "3/2", "-1/2", "1/x", "0/0"}) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(KafkaWire.DELIVERY_HEADER, utf8("d"));
+            headers.add(KafkaWire.CHUNK_HEADER, utf8(bad));
+            assertThrows(KafkaWire.MalformedMessageException.class,
+                () -> KafkaWire.decode(record(utf8("q"), utf8("{}"), headers)), bad);
+        }
+    }
+
+    @Test
     void malformedRecordsAreRejected() {
         assertThrows(KafkaWire.MalformedMessageException.class,
             () -> KafkaWire.decode(record(null, utf8("{}"), new RecordHeaders())));
