@@ -126,6 +126,7 @@ public final class SettingsTable {
     public static final String REST_HEALTH_TIMEOUT_MS = "bullet.rest.health.timeout.ms";
     public static final String REST_RESPONSE_PARTITIONS = "bullet.rest.response.partitions";
     public static final String REST_SSE_KEEPALIVE_MS = "bullet.rest.sse.keepalive.ms";
+    public static final String REST_REQUEST_TIMEOUT_MS = "bullet.rest.request.timeout.ms";
     // REST service: sharing it between teams (authentication, TLS, tenant quotas, browser checks)
     public static final String REST_AUTH_TYPE = "bullet.rest.auth.type";
     public static final String REST_AUTH_TOKENS_FILE = "bullet.rest.auth.tokens.file";
@@ -348,6 +349,10 @@ public final class SettingsTable {
         t.define(REST_SSE_KEEPALIVE_MS, LONG, 1_000, between(100, 600_000),
                 "Interval of the keep-alive comments on an sse-query stream, ms; a client that went away is noticed "
                         + "at the next one or two, and its query killed.");
+        t.define(REST_REQUEST_TIMEOUT_MS, LONG, 30_000, between(100, 3_600_000),
+                "Longest a client may take to send a request's headers, and again its body, ms; a slower one gets "
+                        + "408 (or, within the headers, a closed connection) and gives back its place under the "
+                        + "query limits.");
         t.define(REST_AUTH_TYPE, STRING, "none", nonEmpty(),
                 "Who may use the REST service: none (one anonymous tenant, allowed only while bullet.rest.host is a "
                         + "loopback address), tokens (Authorization: Bearer TOKEN, see bullet.rest.auth.tokens.file), "

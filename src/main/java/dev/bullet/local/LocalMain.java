@@ -161,7 +161,10 @@ public final class LocalMain {
 
     static void printBanner(PrintStream out, LocalStack stack) {
         String url = stack.restUrl();
-        String curl = "curl -s -X POST " + url + RestServer.HTTP_QUERY + " -H 'Content-Type: application/json' -d ";
+        String auth = stack.settings().getString(SettingsTable.REST_AUTH_TYPE).trim();
+        boolean tokens = "tokens".equals(auth);
+        String curl = "curl -s -X POST " + url + RestServer.HTTP_QUERY + " -H 'Content-Type: application/json' "
+                      + (tokens ? "-H \"Authorization: Bearer $TOKEN\" " : "") + "-d ";
         out.println();
         out.println("Bullet is running (Ctrl-C stops everything):");
         out.println("  Console       " + url + "/console   (open it in a browser)");
@@ -170,6 +173,11 @@ public final class LocalMain {
                     + stack.settings().getString(SettingsTable.DATASOURCE_KAFKA_TOPIC) + ")");
         out.println("  Sample data   " + (stack.sampleRate() > 0
                 ? String.format(Locale.ROOT, "%.0f records/s", stack.sampleRate()) : "off (--no-generator)"));
+        if (!"none".equals(auth)) {
+            out.println("  Authentication " + auth + " (bullet.rest.auth.type)" + (tokens
+                    ? ": set TOKEN to a token of " + stack.settings().getString(SettingsTable.REST_AUTH_TOKENS_FILE)
+                    : ": every /api/bullet/queries request needs credentials"));
+        }
         out.println();
         out.println("Try one record of the sample data:");
         out.println("  " + curl + "'" + QUICK_QUERY + "'");

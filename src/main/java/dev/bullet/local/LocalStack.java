@@ -5,13 +5,16 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.rest.QueryService;
 import dev.bullet.rest.RestServer;
+import dev.bullet.rest.RestSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,6 +76,7 @@ public final class LocalStack implements AutoCloseable {
             overrides.put(SettingsTable.REST_PORT, options.restPort());
         }
         BulletSettings base = BulletSettings.load(options.bulletConf(), overrides);
+        RestServer.checkAccess(RestSettings.from(base)); // before anything starts: the REST service would refuse them
         String restHost = base.getString(SettingsTable.REST_HOST);
         int restPort = base.getInt(SettingsTable.REST_PORT);
         requireFree("127.0.0.1", options.kafkaPort(), "Kafka", "--kafka-port N");
@@ -139,13 +143,40 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private static void requireFree(String host, int port, String what, String flag) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (IOException e) {
+            throw new BulletException("cannot resolve " + host + " (" + what + "): " + e.getMessage());
+        }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getByName(host), port));
+            socket.bind(new InetSocketAddress(address, port));
+        } catch (BindException e) {
+            if (!isLocal(address)) {
+                throw new BulletException(host + " (" + what + ") is not an address of this machine: set "
+                                          + SettingsTable.REST_HOST + " to one of its addresses, e.g. 127.0.0.1");
+            }
+            throw inUse(host, port, what, flag);
         } catch (IOException e) {
-            throw new BulletException("port " + port + " on " + host + " (" + what + ") is in use: is another "
-                                      + "bullet-local.sh running? Stop it, or choose another port with " + flag);
+            throw inUse(host, port, what, flag);
         }
+    }
+
+    private static boolean isLocal(InetAddress address) {
+        if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(address) != null;
+        } catch (IOException e) {
+            return true; // unknown: the port message below is the likelier one
+        }
+    }
+
+    private static BulletException inUse(String host, int port, String what, String flag) {
+        return new BulletException("port " + port + " on " + host + " (" + what + ") is in use: is another "
+                                   + "bullet-local.sh running? Stop it, or choose another port with " + flag);
     }
 
     /** The REST service's address, {@code http://127.0.0.1:PORT}. */

@@ -34,8 +34,8 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * <li>the Origin check (403) of state-changing requests (POST, DELETE, PUT, PATCH): a request that carries an
  *     {@code Origin} must come from the service's own origin (scheme://the Host it was sent to) or one of
  *     {@code bullet.rest.allowed.origins}; without {@code Origin} (curl, scripts) it passes;</li>
- * <li>authentication (401) of the query endpoints ({@code /api/bullet/queries...}); the health check, the console's
- *     files and its info stay open. The tenant goes on the exchange ({@link #tenant}).</li>
+ * <li>authentication (401) of the query endpoints ({@code /api/bullet/queries...}) and of the schema (the firehose's
+ *     field names are the teams' data); the health check, the console's files and its info stay open. The tenant goes on the exchange ({@link #tenant}).</li>
  * </ol>
  * Never throws on what a client sends.
  */
@@ -159,7 +159,8 @@ final class Gate implements HttpHandler {
     }
 
     private static boolean protectedPath(String path) {
-        return path.equals(RestServer.QUERIES) || path.startsWith(RestServer.QUERIES + "/");
+        return path.equals(RestServer.QUERIES) || path.startsWith(RestServer.QUERIES + "/")
+               || path.equals(RestServer.SCHEMA) || path.startsWith(RestServer.SCHEMA + "/");
     }
 
     private Optional<Tenant> authenticate(HttpServerExchange exchange) {

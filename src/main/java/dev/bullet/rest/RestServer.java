@@ -71,7 +71,12 @@ public final class RestServer implements AutoCloseable {
                                             + "/{id}, GET " + HEALTH + ", GET " + SCHEMA;
     /** Idle keep-alive connections are closed after this long. */
     private static final int IDLE_CONNECTION_MS = 60_000;
-    private static final int REQUEST_PARSE_TIMEOUT_MS = 30_000;
+    /**
+     * Largest request head (request line and headers together), bytes; a larger one is answered 400 and its
+     * connection closed. Undertow's default (1 MiB) let a few hundred connections each sending a large head hold
+     * the heap; an API call and its token need far less.
+     */
+    static final int MAX_HEADER_BYTES = 16_384;
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
 
     private final Undertow undertow;
@@ -108,7 +113,8 @@ public final class RestServer implements AutoCloseable {
         }
         Undertow undertow = builder
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, IDLE_CONNECTION_MS)
-                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, REQUEST_PARSE_TIMEOUT_MS)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) settings.requestTimeoutMs())
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, MAX_HEADER_BYTES)
                 .setHandler(gate)
                 .build();
         try {
@@ -124,6 +130,21 @@ public final class RestServer implements AutoCloseable {
         LOG.info("REST service listening on {}{} (authentication: {})", server.url(), API,
                  settings.access().authType().trim());
         return server;
+    }
+
+    /**
+     * Checks the access settings without binding: what {@link #start} would refuse (no authentication off loopback, a
+     * missing or bad tokens file, an unreadable keystore...), so that a launcher can stop before it starts anything
+     * else.
+     *
+     * @throws BulletException naming the setting to change
+     */
+    public static void checkAccess(RestSettings settings) {
+        Authenticators.create(settings);
+        AccessSettings.TlsSettings tls = settings.access().tls();
+        if (tls.enabled()) {
+            TlsContexts.server(tls);
+        }
     }
 
     public int port() {
@@ -178,18 +199,18 @@ public final class RestServer implements AutoCloseable {
                 case HTTP_QUERY -> {
                     Reserved slot = allow(exchange, Methods.POST) ? reserve(exchange) : null;
                     if (slot != null) {
-                        BodyReader.read(exchange, settings.maxBodyBytes(), (ex, body) -> httpQuery(ex, body, slot));
+                        readBody(exchange, (ex, body) -> httpQuery(ex, body, slot));
                     }
                 }
                 case SSE_QUERY -> {
                     Reserved slot = allow(exchange, Methods.POST) ? reserve(exchange) : null;
                     if (slot != null) {
-                        BodyReader.read(exchange, settings.maxBodyBytes(), (ex, body) -> sseQuery(ex, body, slot));
+                        readBody(exchange, (ex, body) -> sseQuery(ex, body, slot));
                     }
                 }
                 case VALIDATE_QUERY -> {
                     if (allow(exchange, Methods.POST)) {
-                        BodyReader.read(exchange, settings.maxBodyBytes(), this::validateQuery);
+                        readBody(exchange, this::validateQuery);
                     }
                 }
                 case QUERIES -> {
@@ -218,6 +239,10 @@ public final class RestServer implements AutoCloseable {
                     }
                 }
             }
+        }
+
+        private void readBody(HttpServerExchange exchange, BodyReader.Handler handler) {
+            BodyReader.read(exchange, settings.maxBodyBytes(), settings.requestTimeoutMs(), handler);
         }
 
         /** True if the method is the allowed one; else answers 405 with an {@code Allow} header. */

@@ -17,12 +17,13 @@ import java.util.List;
  * @param healthTimeoutMs      how long the health check waits for the topology to answer its probe query
  * @param responsePartitions   the response topic partitions this instance reads (never empty: "all" is resolved)
  * @param sseKeepAliveMs       interval of keep-alive comments on SSE streams
+ * @param requestTimeoutMs     longest a client may take to send a request's headers, and again its body
  * @param metricsUrl           the Prometheus endpoint the console links to, or null
  * @param access               authentication, TLS, tenant quotas and the browser checks
  */
 public record RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
                            long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs,
-                           String metricsUrl, AccessSettings access) {
+                           long requestTimeoutMs, String metricsUrl, AccessSettings access) {
     public RestSettings {
         if (responsePartitions.isEmpty()) {
             throw new IllegalArgumentException("a REST instance needs at least one response partition");
@@ -30,17 +31,20 @@ public record RestSettings(String host, int port, int maxBodyBytes, int maxConcu
         responsePartitions = List.copyOf(responsePartitions);
     }
 
+    /** The default request timeout of the settings table. */
+    static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
     /** Without a metrics link (the console shows none). */
     public RestSettings(String host, int port, int maxBodyBytes, int maxConcurrentQueries, long resultGraceMs,
                         long healthTimeoutMs, List<Integer> responsePartitions, long sseKeepAliveMs) {
         this(host, port, maxBodyBytes, maxConcurrentQueries, resultGraceMs, healthTimeoutMs, responsePartitions,
-             sseKeepAliveMs, null, AccessSettings.LOCAL);
+             sseKeepAliveMs, DEFAULT_REQUEST_TIMEOUT_MS, null, AccessSettings.LOCAL);
     }
 
     /** The same settings with other access rules. */
     public RestSettings withAccess(AccessSettings rules) {
         return new RestSettings(host, port, maxBodyBytes, maxConcurrentQueries, resultGraceMs, healthTimeoutMs,
-                                responsePartitions, sseKeepAliveMs, metricsUrl, rules);
+                                responsePartitions, sseKeepAliveMs, requestTimeoutMs, metricsUrl, rules);
     }
 
     /** The REST keys out of validated settings; an empty partition list means every response partition. */
@@ -59,7 +63,8 @@ public record RestSettings(String host, int port, int maxBodyBytes, int maxConcu
                                 s.getInt(SettingsTable.REST_MAX_CONCURRENT_QUERIES),
                                 s.getLong(SettingsTable.REST_RESULT_GRACE_MS),
                                 s.getLong(SettingsTable.REST_HEALTH_TIMEOUT_MS), partitions,
-                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS), metricsUrl(s),
+                                s.getLong(SettingsTable.REST_SSE_KEEPALIVE_MS),
+                                s.getLong(SettingsTable.REST_REQUEST_TIMEOUT_MS), metricsUrl(s),
                                 AccessSettings.from(s));
     }
 
