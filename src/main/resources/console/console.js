@@ -54,6 +54,7 @@ function signIn(event) {
   $('signin').classList.add('hidden');
   refreshRunning();
   scheduleValidation();
+  if (typeof loadSchema === 'function') loadSchema(); // schema.js: the schema needs the token too
 }
 const state = { windows: [], current: -1, queryId: null, controller: null, sort: null, type: 'RAW' };
 // What the console's other scripts (schema.js, builder.js, history.js, export.js) listen to.

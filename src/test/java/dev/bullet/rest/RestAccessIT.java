@@ -55,6 +55,7 @@ class RestAccessIT {
     static final String TOKEN_OPS = "ops-token-0123456789abcdef";
     static final String TOKEN_R = "r-token-0123456789abcdef";
     private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final int REQUEST_TIMEOUT_MS = 1_500;
     private static final String QUICK = "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":500}";
     private static final String LONG = "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":120000}";
 
@@ -86,6 +87,7 @@ class RestAccessIT {
         Map<String, Object> first = new HashMap<>(base);
         first.put(SettingsTable.REST_RESPONSE_PARTITIONS, List.of("0", "1"));
         first.put(SettingsTable.REST_TENANT_MAX_CONCURRENT_QUERIES, 3);
+        first.put(SettingsTable.REST_REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS);
         BulletSettings settings = BulletSettings.load(null, first);
         echo = EchoTopology.start(settings);
         service = QueryService.start(settings);
@@ -121,6 +123,7 @@ class RestAccessIT {
         for (String token : new String[] {null, "not-a-known-token-xxxxxxxx", TOKEN_A + "x", TOKEN_A.substring(1)}) {
             List<HttpResponse<String>> answers = List.of(
                     get(server, RestServer.QUERIES, token),
+                    get(server, RestServer.SCHEMA, token),
                     post(server, RestServer.HTTP_QUERY, QUICK, token),
                     post(server, RestServer.SSE_QUERY, QUICK, token),
                     post(server, RestServer.VALIDATE_QUERY, QUICK, token),
@@ -247,6 +250,71 @@ class RestAccessIT {
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
         assertTrue(ms < 1_000, "killed " + ms + " ms after its client went away");
         awaitCondition(() -> echo.kills() > killsBefore, DEADLINE, "the topology never got the KILL");
+    }
+
+    @Test
+    void theSchemaAnswersWithAToken() {
+        HttpResponse<String> r = get(server, RestServer.SCHEMA, TOKEN_B);
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(JsonCodec.parseMap(r.body()).containsKey("fields"), r.body());
+    }
+
+    // ---- abusive clients ----
+
+    @Test
+    void aBodyThatStallsIs408WithinTheRequestTimeoutAndGivesBackTheTenantsPlaces() throws Exception {
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) { // team-b's whole concurrent quota, each holding a place before its body
+                Socket socket = new Socket();
+                socket.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
+                socket.setSoTimeout(20_000);
+                socket.getOutputStream().write(("POST " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                        + server.port() + "\r\nAuthorization: Bearer " + TOKEN_B + "\r\nContent-Length: 1000\r\n\r\n"
+                        + "{\"aggregation\":").getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                stalled.add(socket);
+            }
+            long sent = System.nanoTime();
+            for (Socket socket : stalled) {
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertTrue(answer.startsWith("HTTP/1.1 408 "), answer);
+                String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+                assertErrorShape(body);
+                assertTrue(body.contains(SettingsTable.REST_REQUEST_TIMEOUT_MS), body);
+            }
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+            assertTrue(ms < REQUEST_TIMEOUT_MS + 5_000, "answered after " + ms + " ms");
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+        HttpResponse<String> after = post(server, RestServer.HTTP_QUERY, QUICK, TOKEN_B);
+        assertEquals(200, after.statusCode(), "the stalled bodies gave their places back: " + after.body());
+    }
+
+    @Test
+    void aChunkedBodyThatNeverEndsIs408Too() throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write(("POST " + RestServer.VALIDATE_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + server.port() + "\r\nAuthorization: Bearer " + TOKEN_A + "\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\n{\"agg\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(answer.startsWith("HTTP/1.1 408 "), answer);
+        }
+    }
+
+    @Test
+    void aRequestHeadOverItsBoundIsRefusedAndTheServiceAnswersOn() throws Exception {
+        RawHttp.Answer big = RawHttp.send(server.port(), "GET " + RestServer.HEALTH + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                + server.port() + "\r\nX-Padding: " + "a".repeat(RestServer.MAX_HEADER_BYTES), "");
+        assertEquals(400, big.status(), "a head larger than " + RestServer.MAX_HEADER_BYTES + " bytes");
+        RawHttp.Answer fits = RawHttp.send(server.port(), "GET " + RestServer.HEALTH + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                + server.port() + "\r\nX-Padding: " + "a".repeat(RestServer.MAX_HEADER_BYTES / 2), "");
+        assertEquals(200, fits.status(), fits.body());
     }
 
     // ---- the browser: Origin and Host ----
