@@ -63,6 +63,7 @@ public final class RestMain {
         RestServer server;
         try {
             BulletSettings settings = BulletSettings.load(options.conf(), options.overrides());
+            RestServer.checkAccess(RestSettings.from(settings)); // before Kafka is contacted
             service = QueryService.start(settings);
             server = RestServer.start(service);
         } catch (BulletException e) {

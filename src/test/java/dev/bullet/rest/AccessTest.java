@@ -79,6 +79,8 @@ class AccessTest {
         for (String host : new String[] {"0.0.0.0", "10.1.2.3"}) {
             BulletException e = assertThrows(BulletException.class, () -> Authenticators.create(settings(host, "none")));
             assertTrue(e.getMessage().contains("bullet.rest.auth.type"), e.getMessage());
+            BulletException early = assertThrows(BulletException.class, () -> RestServer.checkAccess(settings(host, "none")));
+            assertEquals(e.getMessage(), early.getMessage(), "the launchers' check before anything starts");
         }
         for (String host : new String[] {"127.0.0.1", "localhost", "::1"}) {
             assertFalse(Authenticators.create(settings(host, "none")).required(), host);
