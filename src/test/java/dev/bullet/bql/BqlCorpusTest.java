@@ -48,7 +48,7 @@ class BqlCorpusTest {
     static final double TARGET = 0.95;
 
     /** Queries answered the same today: a ratchet, raised as the agreement grows, never lowered. */
-    static final int AGREEMENT_FLOOR = 342;
+    static final int AGREEMENT_FLOOR = 371;
 
     enum Outcome { BOTH_REJECT, SAME, REFUSED, DIFFERENT, ALLOWED_DIFFERENCE, ACCEPTS_WHAT_CORE_REJECTS }
 

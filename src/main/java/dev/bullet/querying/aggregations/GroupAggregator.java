@@ -51,7 +51,10 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        String key = key(record);
+        String key = asStrings ? BulletCoreKeys.groupKey(spec.fields(), record) : key(record);
+        if (key == null) {
+            return;
+        }
         sketch.update(key, record);
         keyBytes += key.length();
         keysSeen++;
@@ -94,8 +97,7 @@ final class GroupAggregator implements Aggregator {
         while (it.next()) {
             groups.add(it.getSummary());
         }
-        groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
-        for (GroupMetrics g : groups) {
+        for (GroupMetrics g : ordered(groups)) {
             if (rows.size() >= size) {
                 break;
             }
@@ -106,6 +108,36 @@ final class GroupAggregator implements Aggregator {
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * The groups in a stable order: with {@code groupValuesAsStrings} (BQL) bullet-core's, the order its tuple sketch
+     * holds their keys in ({@link BulletCoreKeys#groupOrder}); otherwise by their values.
+     */
+    private List<GroupMetrics> ordered(List<GroupMetrics> groups) {
+        if (!asStrings) {
+            groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
+            return groups;
+        }
+        groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
+        List<String> keys = new ArrayList<>(groups.size());
+        for (GroupMetrics g : groups) {
+            List<String> values = new ArrayList<>();
+            g.groupValuesOrEmpty().forEach(v -> values.add(String.valueOf(bulletCoreString(v))));
+            keys.add(String.join(BulletCoreKeys.SEPARATOR, values));
+        }
+        List<GroupMetrics> ordered = new ArrayList<>(groups.size());
+        boolean[] placed = new boolean[groups.size()];
+        for (int i : BulletCoreKeys.groupOrder(keys, entries)) {
+            ordered.add(groups.get(i));
+            placed[i] = true;
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            if (!placed[i]) {
+                ordered.add(groups.get(i));
+            }
+        }
+        return ordered;
     }
 
     /**

@@ -21,7 +21,8 @@ import java.util.Map;
  * while fewer distinct combinations than {@code bullet.query.aggregation.top.k.sketch.entries} were seen).
  * Rows: the fields by name plus the count ({@code newName}, default {@code COUNT}), count descending (ties by
  * value), at most K = size rows, only counts ≥ {@code threshold} when one is given; with {@code groupValuesAsStrings}
- * the field values are bullet-core's strings ({@code "5"}, {@code "null"} for a missing one), as BQL's TOP is.
+ * (BQL's TOP) the keys, values and order are bullet-core's ({@link BulletCoreKeys}: the values' Java text, ties in the
+ * sketch's order).
  */
 final class TopKAggregator implements Aggregator {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
@@ -51,7 +52,7 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        String key = SketchKeys.keyOf(fieldKeys, record);
+        String key = asStrings ? BulletCoreKeys.topKKey(fields, record) : SketchKeys.keyOf(fieldKeys, record);
         sketch.update(key);
         keyBytes += key.length();
         keys++;
@@ -76,18 +77,19 @@ final class TopKAggregator implements Aggregator {
         ItemsSketch.Row<String>[] items = sketch.getFrequentItems(minimum - 1, ErrorType.NO_FALSE_NEGATIVES);
         List<ItemsSketch.Row<String>> sorted = new ArrayList<>(Arrays.asList(items));
         sorted.removeIf(row -> row.getEstimate() < minimum);
-        sorted.sort(Comparator.comparingLong((ItemsSketch.Row<String> row) -> -row.getEstimate())
-                              .thenComparing(ItemsSketch.Row::getItem));
+        if (!asStrings) {
+            sorted.sort(Comparator.comparingLong((ItemsSketch.Row<String> row) -> -row.getEstimate())
+                                  .thenComparing(ItemsSketch.Row::getItem));
+        }
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ItemsSketch.Row<String> item : sorted) {
             if (rows.size() >= k) {
                 break;
             }
-            List<Object> values = SketchKeys.values(item.getItem());
+            List<?> values = asStrings ? BulletCoreKeys.split(item.getItem()) : SketchKeys.values(item.getItem());
             Map<String, Object> row = new LinkedHashMap<>();
             for (int i = 0; i < fields.size(); i++) {
-                Object value = values.get(i);
-                row.put(fields.get(i).name(), asStrings ? GroupAggregator.bulletCoreString(value) : value);
+                row.put(fields.get(i).name(), i < values.size() ? values.get(i) : null);
             }
             row.put(countName, item.getEstimate());
             rows.add(row);

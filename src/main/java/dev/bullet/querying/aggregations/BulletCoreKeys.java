@@ -1,0 +1,124 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.query.NamedField;
+import dev.bullet.record.Record;
+import org.apache.datasketches.tuple.TupleSketchIterator;
+import org.apache.datasketches.tuple.UpdatableSketch;
+import org.apache.datasketches.tuple.UpdatableSketchBuilder;
+import org.apache.datasketches.tuple.adouble.DoubleSummary;
+import org.apache.datasketches.tuple.adouble.DoubleSummaryFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keys and the row order of bullet-core 1.5.2's GROUP and TOP K, for BQL's aggregations
+ * ({@code groupValuesAsStrings}), whose answers are bullet-core's:
+ * <ul>
+ *   <li>a GROUP key is the values forced to strings ({@code "5"}, {@code "true"}, {@code "null"} for a missing one)
+ *       joined by {@code |}, so {@code true} and {@code "true"} are one group; a list or map value cannot be forced
+ *       to a string and bullet-core skips the record ({@link #groupKey} is null);</li>
+ *   <li>a TOP K key is each value's Java text ({@code [{a=1}, 2]} for a list of a map and a number) joined by
+ *       {@code |}, split on {@code |} again for the row;</li>
+ *   <li>the rows come in bullet-core's sketch order: a GROUP's in the slot order of a tuple sketch holding the keys
+ *       (its result iterates the sketch's hash table), a TOP K's count descending and, among equal counts, in the
+ *       slot order of the frequent-items sketch's hash map (a stable sort over it). {@link #groupOrder} replays the
+ *       keys into a sketch of bullet-core's configuration to find that order.</li>
+ * </ul>
+ */
+final class BulletCoreKeys {
+    static final String SEPARATOR = "|";
+
+    private BulletCoreKeys() {
+    }
+
+    /** The GROUP key of a record, or null when a value is a list or map (bullet-core cannot group it). */
+    static String groupKey(List<NamedField> fields, Record record) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0, n = fields.size(); i < n; i++) {
+            Object v = record.get(fields.get(i).path());
+            if (v instanceof List || v instanceof Map) {
+                return null;
+            }
+            if (i > 0) {
+                sb.append(SEPARATOR);
+            }
+            sb.append(v);
+        }
+        return sb.toString();
+    }
+
+    /** The TOP K key of a record: each value's Java text. */
+    static String topKKey(List<NamedField> fields, Record record) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0, n = fields.size(); i < n; i++) {
+            if (i > 0) {
+                sb.append(SEPARATOR);
+            }
+            javaText(sb, record.get(fields.get(i).path()));
+        }
+        return sb.toString();
+    }
+
+    /** A value as Java's {@code toString} writes it (lists {@code [a, b]}, maps {@code {k=v}}). */
+    private static void javaText(StringBuilder sb, Object v) {
+        if (v instanceof List<?> list) {
+            sb.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                javaText(sb, list.get(i));
+            }
+            sb.append(']');
+        } else if (v instanceof Map<?, ?> map) {
+            sb.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (!first) {
+                    sb.append(", ");
+                }
+                first = false;
+                sb.append(e.getKey()).append('=');
+                javaText(sb, e.getValue());
+            }
+            sb.append('}');
+        } else {
+            sb.append(v);
+        }
+    }
+
+    /** A key's values, as bullet-core splits it. */
+    static List<String> split(String key) {
+        List<String> values = new ArrayList<>();
+        int index = 0;
+        while (true) {
+            int next = key.indexOf(SEPARATOR, index);
+            if (next < 0) {
+                values.add(key.substring(index));
+                return values;
+            }
+            values.add(key.substring(index, next));
+            index = next + SEPARATOR.length();
+        }
+    }
+
+    /**
+     * The order bullet-core's tuple sketch (nominal {@code entries}, resize factor 8, as bullet-core's defaults)
+     * iterates these keys in: the positions into {@code keys}, in slot order.
+     */
+    static List<Integer> groupOrder(List<String> keys, int entries) {
+        UpdatableSketch<Double, DoubleSummary> sketch =
+                new UpdatableSketchBuilder<>(new DoubleSummaryFactory(DoubleSummary.Mode.Sum)).setNominalEntries(entries).build();
+        for (int i = 0; i < keys.size(); i++) {
+            sketch.update(keys.get(i), (double) i);
+        }
+        List<Integer> order = new ArrayList<>(keys.size());
+        TupleSketchIterator<DoubleSummary> it = sketch.compact().iterator();
+        while (it.next()) {
+            order.add((int) it.getSummary().getValue());
+        }
+        return order;
+    }
+}
