@@ -41,6 +41,9 @@ final class FilterTranslator extends ClauseTranslator {
         super(ctx);
     }
 
+    /** How deep in NOT, AND and OR a typed comparison gets the exact expression filter beside its clause. */
+    static final int EXACT_CHECK_DEPTH = 8;
+
     JsonArray filters() {
         if (q.where() == null) {
             return null;
@@ -67,7 +70,7 @@ final class FilterTranslator extends ClauseTranslator {
                 } else if (c != null) {
                     filters.add(c);
                 }
-                if (c != null && comparesTyped(e)) {
+                if (c != null && comparesTyped(e, EXACT_CHECK_DEPTH)) {
                     exactCheck(e, expressions, filters);
                 }
             }
@@ -80,18 +83,22 @@ final class FilterTranslator extends ClauseTranslator {
      * string with a number by its value ({@code "70" > 65}), where bullet-core cannot compare a STRING with a LONG
      * and drops the record, and they treat a missing field under NOT and OR in the model's two-valued way. Such a
      * conjunct keeps its clause (which the index serves, and which holds for every record bullet-core keeps) and
-     * gets the exact expression filter as well.
+     * gets the exact expression filter as well. (Not a condition nested deeper than {@link #EXACT_CHECK_DEPTH} NOT,
+     * AND and OR: its expression could pass the query's bound on nesting where its clause, NOT pushed down, does not.)
      */
-    private static boolean comparesTyped(Expr e) {
+    private static boolean comparesTyped(Expr e, int depth) {
         e = strip(e);
+        if (depth == 0) {
+            return false;
+        }
         if (e instanceof Unary u) {
-            return comparesTyped(u.operand());
+            return comparesTyped(u.operand(), depth - 1);
         }
         if (!(e instanceof Binary b)) {
             return false;
         }
         if (b.op().equals("AND") || b.op().equals("OR")) {
-            return comparesTyped(b.left()) || comparesTyped(b.right());
+            return comparesTyped(b.left(), depth - 1) || comparesTyped(b.right(), depth - 1);
         }
         if (!Set.of("=", "!=", "<", "<=", ">", ">=", "IN").contains(b.op())) {
             return false;

@@ -9,6 +9,7 @@ import org.apache.datasketches.tuple.adouble.DoubleSummary;
 import org.apache.datasketches.tuple.adouble.DoubleSummaryFactory;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,8 @@ import java.util.Map;
  * The keys and the row order of bullet-core 1.5.2's GROUP and TOP K, for BQL's aggregations
  * ({@code groupValuesAsStrings}), whose answers are bullet-core's:
  * <ul>
+ *   <li>the values of a key come in the iteration order of a {@code HashMap} of the field names
+ *       ({@link #fieldOrder});</li>
  *   <li>a GROUP key is the values forced to strings ({@code "5"}, {@code "true"}, {@code "null"} for a missing one)
  *       joined by {@code |}, so {@code true} and {@code "true"} are one group; a list or map value cannot be forced
  *       to a string and bullet-core skips the record ({@link #groupKey} is null);</li>
@@ -33,11 +36,35 @@ final class BulletCoreKeys {
     private BulletCoreKeys() {
     }
 
+    /**
+     * The order bullet-core composes a key's values in: its fields are the keys of a {@code HashMap} from field to
+     * name, so they come in that map's iteration order (by bucket of the field's hash, then as inserted), not as
+     * written. The positions into {@code fields}, in that order.
+     */
+    static int[] fieldOrder(List<NamedField> fields) {
+        int capacity = 16;
+        while (fields.size() > capacity * 3 / 4) {
+            capacity *= 2;
+        }
+        int mask = capacity - 1;
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingInt((Integer i) -> bucket(fields.get(i).path().text(), mask)).thenComparingInt(i -> i));
+        return order.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int bucket(String key, int mask) {
+        int h = key.hashCode();
+        return (h ^ (h >>> 16)) & mask;
+    }
+
     /** The GROUP key of a record, or null when a value is a list or map (bullet-core cannot group it). */
-    static String groupKey(List<NamedField> fields, Record record) {
+    static String groupKey(List<NamedField> fields, int[] order, Record record) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0, n = fields.size(); i < n; i++) {
-            Object v = record.get(fields.get(i).path());
+        for (int i = 0, n = order.length; i < n; i++) {
+            Object v = record.get(fields.get(order[i]).path());
             if (v instanceof List || v instanceof Map) {
                 return null;
             }
@@ -50,13 +77,13 @@ final class BulletCoreKeys {
     }
 
     /** The TOP K key of a record: each value's Java text. */
-    static String topKKey(List<NamedField> fields, Record record) {
+    static String topKKey(List<NamedField> fields, int[] order, Record record) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0, n = fields.size(); i < n; i++) {
+        for (int i = 0, n = order.length; i < n; i++) {
             if (i > 0) {
                 sb.append(SEPARATOR);
             }
-            javaText(sb, record.get(fields.get(i).path()));
+            javaText(sb, record.get(fields.get(order[i]).path()));
         }
         return sb.toString();
     }

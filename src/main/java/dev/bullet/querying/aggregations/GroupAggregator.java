@@ -27,6 +27,8 @@ final class GroupAggregator implements Aggregator {
     private final int entries;
     private final GroupSpec spec;
     private final boolean asStrings;
+    /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
+    private final int[] coreOrder;
     private final SketchKeys.Fields keys;
     private final GroupMetrics.Support support;
     private final UpdatableSketchBuilder<Record, GroupMetrics> builder;
@@ -43,6 +45,7 @@ final class GroupAggregator implements Aggregator {
         this.entries = settings.groupEntries();
         this.spec = new GroupSpec(aggregation.fields(), aggregation.operations());
         this.asStrings = aggregation.groupValuesAsStrings();
+        this.coreOrder = BulletCoreKeys.fieldOrder(aggregation.fields());
         this.keys = SketchKeys.fields(spec.fields());
         this.support = new GroupMetrics.Support(spec);
         this.builder = new UpdatableSketchBuilder<Record, GroupMetrics>(support).setNominalEntries(entries);
@@ -51,7 +54,7 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        String key = asStrings ? BulletCoreKeys.groupKey(spec.fields(), record) : key(record);
+        String key = asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record);
         if (key == null) {
             return;
         }
@@ -122,8 +125,11 @@ final class GroupAggregator implements Aggregator {
         groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
         List<String> keys = new ArrayList<>(groups.size());
         for (GroupMetrics g : groups) {
+            List<Object> groupValues = g.groupValuesOrEmpty();
             List<String> values = new ArrayList<>();
-            g.groupValuesOrEmpty().forEach(v -> values.add(String.valueOf(bulletCoreString(v))));
+            for (int i = 0; i < coreOrder.length && coreOrder[i] < groupValues.size(); i++) {
+                values.add(String.valueOf(bulletCoreString(groupValues.get(coreOrder[i]))));
+            }
             keys.add(String.join(BulletCoreKeys.SEPARATOR, values));
         }
         List<GroupMetrics> ordered = new ArrayList<>(groups.size());

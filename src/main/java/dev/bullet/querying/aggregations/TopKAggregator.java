@@ -34,6 +34,8 @@ final class TopKAggregator implements Aggregator {
     private final Long threshold;
     private final int entries;
     private final boolean asStrings;
+    /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
+    private final int[] coreOrder;
     private ItemsSketch<String> sketch;
     /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
     private long keyBytes;
@@ -47,12 +49,13 @@ final class TopKAggregator implements Aggregator {
         this.threshold = aggregation.threshold();
         this.entries = settings.topKEntries();
         this.asStrings = aggregation.groupValuesAsStrings();
+        this.coreOrder = BulletCoreKeys.fieldOrder(fields);
         reset();
     }
 
     @Override
     public void consume(Record record) {
-        String key = asStrings ? BulletCoreKeys.topKKey(fields, record) : SketchKeys.keyOf(fieldKeys, record);
+        String key = asStrings ? BulletCoreKeys.topKKey(fields, coreOrder, record) : SketchKeys.keyOf(fieldKeys, record);
         sketch.update(key);
         keyBytes += key.length();
         keys++;
@@ -61,7 +64,13 @@ final class TopKAggregator implements Aggregator {
     @Override
     public void combine(byte[] partial) {
         ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
-        sketch.merge(other);
+        if (sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {
+            // taken as it is: its map keeps the order the items arrived in, which ties are listed in (a merge into
+            // an empty sketch would insert them in the map's order and list ties otherwise)
+            sketch = other;
+        } else {
+            sketch.merge(other);
+        }
         keyBytes += partial.length;
         keys += Math.max(1, other.getNumActiveItems());
     }
@@ -89,7 +98,8 @@ final class TopKAggregator implements Aggregator {
             List<?> values = asStrings ? BulletCoreKeys.split(item.getItem()) : SketchKeys.values(item.getItem());
             Map<String, Object> row = new LinkedHashMap<>();
             for (int i = 0; i < fields.size(); i++) {
-                row.put(fields.get(i).name(), i < values.size() ? values.get(i) : null);
+                int field = asStrings ? coreOrder[i] : i;
+                row.put(fields.get(field).name(), i < values.size() ? values.get(i) : null);
             }
             row.put(countName, item.getEstimate());
             rows.add(row);
