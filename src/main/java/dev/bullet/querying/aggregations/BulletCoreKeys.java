@@ -2,6 +2,8 @@ package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.NamedField;
 import dev.bullet.record.Record;
+import org.apache.datasketches.common.ArrayOfStringsSerDe;
+import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.tuple.TupleSketchIterator;
 import org.apache.datasketches.tuple.UpdatableSketch;
 import org.apache.datasketches.tuple.UpdatableSketchBuilder;
@@ -147,5 +149,72 @@ final class BulletCoreKeys {
             order.add((int) it.getSummary().getValue());
         }
         return order;
+    }
+
+    /**
+     * A frequent-items sketch's bytes rearranged so that reading them rebuilds its map exactly as it was. The bytes
+     * list the items in the map's slot order and reading them inserts them in that order into a map of the same
+     * size, which puts an item elsewhere when its run of taken slots wraps around the end of the map; inserted
+     * starting after a free slot, every item lands where it was (linear probing: an item sits at the first free slot
+     * from its home, past the items inserted before it). The bytes as they are when they are not the layout known
+     * here.
+     */
+    static byte[] itemsInMapOrder(byte[] bytes, ArrayOfStringsSerDe serDe) {
+        Memory mem = Memory.wrap(bytes);
+        if (bytes.length < 32 || (bytes[0] & 0x3F) != 4) {
+            return bytes;
+        }
+        int lgCur = bytes[4];
+        int n = mem.getInt(8);
+        long itemsAt = 32 + 8L * n;
+        if (n <= 1 || lgCur < 1 || lgCur > 30 || itemsAt > bytes.length || n >= (1 << lgCur)) {
+            return bytes;
+        }
+        String[] items = serDe.deserializeFromMemory(mem, itemsAt, n);
+        int mask = (1 << lgCur) - 1;
+        boolean[] taken = new boolean[mask + 1];
+        for (String item : items) {
+            int slot = (int) fmix64(item.hashCode()) & mask;
+            while (taken[slot]) {
+                slot = (slot + 1) & mask;
+            }
+            taken[slot] = true;
+        }
+        int free = 0;
+        while (taken[free]) {
+            free++;
+        }
+        int start = 0;
+        for (int slot = 0; slot < free; slot++) {
+            start += taken[slot] ? 1 : 0;
+        }
+        String[] rotated = new String[n];
+        long[] counts = new long[n];
+        for (int i = 0; i < n; i++) {
+            int from = (start + i) % n;
+            rotated[i] = items[from];
+            counts[i] = mem.getLong(32 + 8L * from);
+        }
+        byte[] itemBytes = serDe.serializeToByteArray(rotated);
+        byte[] out = new byte[(int) itemsAt + itemBytes.length];
+        System.arraycopy(bytes, 0, out, 0, 32);
+        for (int i = 0; i < n; i++) {
+            long c = counts[i];
+            for (int b = 0; b < 8; b++) {
+                out[32 + 8 * i + b] = (byte) (c >>> (8 * b));
+            }
+        }
+        System.arraycopy(itemBytes, 0, out, (int) itemsAt, itemBytes.length);
+        return out;
+    }
+
+    /** The frequent-items map's hash of an item's hash code (MurmurHash3's 64-bit finalizer). */
+    private static long fmix64(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
     }
 }

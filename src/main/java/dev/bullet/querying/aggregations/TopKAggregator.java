@@ -64,10 +64,10 @@ final class TopKAggregator implements Aggregator {
     @Override
     public void combine(byte[] partial) {
         ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
-        if (sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {
-            // taken as it is: its map keeps the order the items arrived in, which ties are listed in (a merge into
-            // an empty sketch would insert them in the map's order and list ties otherwise)
-            sketch = other;
+        if (asStrings && sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {
+            // taken as it is, its map rebuilt as it was: the map holds the items in the order they arrived in, which
+            // bullet-core lists ties in (a merge into an empty sketch would insert them in the map's order)
+            sketch = ItemsSketch.getInstance(Memory.wrap(BulletCoreKeys.itemsInMapOrder(partial, SERDE)), SERDE);
         } else {
             sketch.merge(other);
         }
