@@ -115,14 +115,15 @@ final class GroupAggregator implements Aggregator {
 
     /**
      * The groups in a stable order: with {@code groupValuesAsStrings} (BQL) bullet-core's, the order its tuple sketch
-     * holds their keys in ({@link BulletCoreKeys#groupOrder}); otherwise by their values.
+     * holds their keys in when they arrive as they arrived here ({@link BulletCoreKeys#groupOrder}); otherwise by
+     * their values.
      */
     private List<GroupMetrics> ordered(List<GroupMetrics> groups) {
         if (!asStrings) {
             groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
             return groups;
         }
-        groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
+        groups.sort(Comparator.comparingLong(GroupMetrics::arrival).thenComparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
         List<String> keys = new ArrayList<>(groups.size());
         for (GroupMetrics g : groups) {
             List<Object> groupValues = g.groupValuesOrEmpty();

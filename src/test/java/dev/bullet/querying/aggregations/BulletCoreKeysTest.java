@@ -52,6 +52,40 @@ class BulletCoreKeysTest {
         }
     }
 
+    /**
+     * GROUP rows: in bullet-core's tuple sketch's order for groups as they arrived, also after the Filter's partial
+     * reached the Join (60 groups: keys that share a home slot, whose places depend on which came first).
+     */
+    @Test
+    void groupRowsComeInBulletCoresOrder() {
+        String json = "{\"type\": \"GROUP\", \"fields\": {\"n\": \"n\"}, \"attributes\": {\"groupValuesAsStrings\": true, "
+                      + "\"operations\": [{\"type\": \"COUNT\", \"newName\": \"c\"}]}}";
+        UpdatableSketch<Double, DoubleSummary> theirs = new UpdatableSketchBuilder<Double, DoubleSummary>(new DoubleSummaryFactory())
+                .setNominalEntries(GROUP_ENTRIES).setResizeFactor(ResizeFactor.X8).setSamplingProbability(1.0f).build();
+        List<Record> records = new ArrayList<>();
+        Random random = new Random(11);
+        List<Long> values = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            long n = random.nextInt(60) * 7919L;
+            records.add(Records.of("n", n).build());
+            if (!values.contains(n)) {
+                values.add(n);
+                theirs.update(String.valueOf(n), (double) values.indexOf(n)); // a key's slot is set when it arrives
+            }
+        }
+        List<Object> expected = new ArrayList<>();
+        SketchIterator<DoubleSummary> it = theirs.compact().iterator();
+        while (it.next()) {
+            expected.add(String.valueOf(values.get((int) it.getSummary().getValue())));
+        }
+        Aggregator filter = Aggregations.consumeAll(Aggregations.create(json), records);
+        for (Aggregator aggregator : List.of(filter, Aggregations.roundTrip(json, QuerySettings.defaults(), filter))) {
+            List<Object> order = new ArrayList<>();
+            aggregator.records().forEach(r -> order.add(r.get("n")));
+            assertEquals(expected, order);
+        }
+    }
+
     @Test
     void fieldsComeInTheOrderOfAHashMapOfTheirNames() {
         List<String> names = List.of("abc + 5", "def", "c", "abc", "demographics.country", "browser_name", "x", "a.b");
