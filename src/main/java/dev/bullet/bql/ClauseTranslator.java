@@ -37,9 +37,18 @@ abstract class ClauseTranslator {
         ctx.error(pos, message, resolutions);
     }
 
-    /** Whether a field has a dotted path: no key computed by an expression, no key that is empty or holds a dot. */
+    /**
+     * Whether a field has a dotted path: no key computed by an expression, no key that is empty or holds a dot, no
+     * key written as a string of digits ({@code a."0"}, {@code a['0']}: a map key in BQL, which a path would read as
+     * a list index).
+     */
     static boolean hasPath(Field f) {
-        return f.segments().stream().noneMatch(s -> s instanceof BqlAst.Expr || s.toString().isEmpty() || s.toString().contains("."));
+        return f.segments().stream().noneMatch(s -> s instanceof BqlAst.Expr || s.toString().isEmpty() || s.toString().contains("."))
+               && f.segments().stream().skip(1).noneMatch(ClauseTranslator::digitKey);
+    }
+
+    private static boolean digitKey(Object segment) {
+        return segment instanceof String s && !s.isEmpty() && s.chars().allMatch(c -> c >= '0' && c <= '9');
     }
 
     /** The dotted path of a field (SPEC §5): a.b, a.0, a.0.b. */
@@ -50,7 +59,14 @@ abstract class ClauseTranslator {
             return f.name();
         }
         StringBuilder path = new StringBuilder();
-        for (Object segment : f.segments()) {
+        List<Object> segments = f.segments();
+        for (int i = 1; i < segments.size(); i++) {
+            if (digitKey(segments.get(i))) {
+                error(f.pos(), "the key '" + segments.get(i) + "' of " + f.name() + " is a map key of digits, which a field path "
+                               + "would read as a list index", "Use the field in an expression, or an index: field[0]");
+            }
+        }
+        for (Object segment : segments) {
             String s = segment.toString();
             if (s.contains(".") || s.isEmpty()) {
                 error(f.pos(), "the key '" + s + "' of " + f.name() + " is empty or contains a dot, which a field path cannot hold",

@@ -41,6 +41,9 @@ final class FilterTranslator extends ClauseTranslator {
         super(ctx);
     }
 
+    /** How deep in NOT, AND and OR a typed comparison gets the exact expression filter beside its clause. */
+    static final int EXACT_CHECK_DEPTH = 8;
+
     JsonArray filters() {
         if (q.where() == null) {
             return null;
@@ -61,13 +64,67 @@ final class FilterTranslator extends ClauseTranslator {
                 } else {
                     clause(e, false, null, "WHERE");
                 }
-            } else if (c != null && c.has("clauses") && c.get("operation").getAsString().equals("AND")) {
-                c.getAsJsonArray("clauses").forEach(filters::add);
-            } else if (c != null) {
-                filters.add(c);
+            } else {
+                if (c != null && c.has("clauses") && c.get("operation").getAsString().equals("AND")) {
+                    c.getAsJsonArray("clauses").forEach(filters::add);
+                } else if (c != null) {
+                    filters.add(c);
+                }
+                if (c != null && comparesTyped(e, EXACT_CHECK_DEPTH)) {
+                    exactCheck(e, expressions, filters);
+                }
             }
         }
         return filters;
+    }
+
+    /**
+     * Whether a condition compares a field with a number, a boolean or another field: the clauses compare a numeric
+     * string with a number by its value ({@code "70" > 65}), where bullet-core cannot compare a STRING with a LONG
+     * and drops the record, and they treat a missing field under NOT and OR in the model's two-valued way. Such a
+     * conjunct keeps its clause (which the index serves, and which holds for every record bullet-core keeps) and
+     * gets the exact expression filter as well. (Not a condition nested deeper than {@link #EXACT_CHECK_DEPTH} NOT,
+     * AND and OR: its expression could pass the query's bound on nesting where its clause, NOT pushed down, does not.)
+     */
+    private static boolean comparesTyped(Expr e, int depth) {
+        e = strip(e);
+        if (depth == 0) {
+            return false;
+        }
+        if (e instanceof Unary u) {
+            return comparesTyped(u.operand(), depth - 1);
+        }
+        if (!(e instanceof Binary b)) {
+            return false;
+        }
+        if (b.op().equals("AND") || b.op().equals("OR")) {
+            return comparesTyped(b.left(), depth - 1) || comparesTyped(b.right(), depth - 1);
+        }
+        if (!Set.of("=", "!=", "<", "<=", ">", ">=", "IN").contains(b.op())) {
+            return false;
+        }
+        return typedOperand(b.left()) || typedOperand(b.right());
+    }
+
+    private static boolean typedOperand(Expr e) {
+        e = strip(e);
+        if (e instanceof ListExpr l) {
+            return l.items().stream().anyMatch(FilterTranslator::typedOperand);
+        }
+        return e instanceof Literal l && l.value() != null && !(l.value() instanceof String);
+    }
+
+    /** Adds the exact expression filter of a conjunct the clauses also test; nothing when it is no expression. */
+    private void exactCheck(Expr e, ExprBuilder expressions, JsonArray filters) {
+        int mark = ctx.mark();
+        var built = expressions.build(e);
+        if (ctx.mark() != mark || built == null) {
+            ctx.rollBack(mark);
+            return;
+        }
+        JsonObject filter = new JsonObject();
+        filter.add("expression", ExprJson.toJson(built));
+        filters.add(filter);
     }
 
     /**

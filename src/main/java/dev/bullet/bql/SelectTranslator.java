@@ -32,9 +32,6 @@ import java.util.Set;
  * </ul>
  */
 final class SelectTranslator extends ClauseTranslator {
-    /** The RAW size of a BQL query without LIMIT: bullet-core's default for RAW (its raw.max.size). */
-    static final int DEFAULT_RAW_LIMIT = 100;
-
     private final PostAggregationTranslator postAggregations;
 
     SelectTranslator(TranslationContext ctx, PostAggregationTranslator postAggregations) {
@@ -109,7 +106,9 @@ final class SelectTranslator extends ClauseTranslator {
     private JsonObject raw() {
         JsonObject aggregation = new JsonObject();
         aggregation.addProperty("type", "RAW");
-        aggregation.addProperty("size", q.limit() != null && q.limit() > 0 ? q.limit() : DEFAULT_RAW_LIMIT);
+        // without LIMIT no size: the deployment's default, clamped to bullet.query.aggregation.raw.max.size, as
+        // bullet-core sizes a RAW query without one (min(default.size, raw.max.size)) under the same settings
+        sizeFromLimit(aggregation);
         return aggregation;
     }
 

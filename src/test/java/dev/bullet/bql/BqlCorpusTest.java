@@ -42,13 +42,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BqlCorpusTest {
     /** Queries whose answers differ by design, each with the DECISIONS.md ("BQL") entry that says why. */
-    static final Map<String, String> DIFFERENCES = Map.of();
+    static final Map<String, String> DIFFERENCES = Map.of(
+            "SELECT NOW FROM STREAM()", "BQL's NOW is the time the query runs",
+            "SELECT QUANTILE(aaa, LINEAR, 11) FROM STREAM()", "A distribution of no values has no rows");
 
     /** The goal: this share of the queries bullet-core accepts answered the same. */
     static final double TARGET = 0.95;
 
     /** Queries answered the same today: a ratchet, raised as the agreement grows, never lowered. */
-    static final int AGREEMENT_FLOOR = 342;
+    static final int AGREEMENT_FLOOR = 379;
 
     enum Outcome { BOTH_REJECT, SAME, REFUSED, DIFFERENT, ALLOWED_DIFFERENCE, ACCEPTS_WHAT_CORE_REJECTS }
 

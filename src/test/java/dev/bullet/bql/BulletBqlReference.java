@@ -21,9 +21,12 @@ import java.util.Map;
 
 /**
  * The original: a BQL string compiled by bullet-bql 1.3.2 and run by bullet-core 1.5.2 over JSON records, the way
- * a 1.x Filter and Join would see them all in one task ({@link Querier.Mode#ALL}), with bullet-core's default
- * settings. Records are decoded with gson, integers as {@code Long} and other numbers as {@code Double} (as this
- * project decodes them, SPEC §5), every non-null top-level value {@code typedSet} into a record.
+ * a 1.x Filter and Join would see them all in one task ({@link Querier.Mode#ALL}): a window that closes as records
+ * arrive (a record window) is emitted and the next one started, and the answer is the last window's, the final result.
+ * bullet-core reads its settings from the {@code bullet_defaults.yaml} first on the class path, which here is this
+ * project's (bullet-core's defaults with this deployment's values, e.g. a RAW query of up to 500 records), so both
+ * sides run with the same settings. Records are decoded with gson, integers as {@code Long} and other numbers as
+ * {@code Double} (as this project decodes them, SPEC §5), every non-null top-level value {@code typedSet} into a record.
  */
 final class BulletBqlReference {
     /** The answer: the final result's records, or the errors bullet-bql reported. */
@@ -50,6 +53,11 @@ final class BulletBqlReference {
                 break;
             }
             querier.consume(decode(line));
+            if (querier.isClosed() && !querier.isDone()) {
+                // a window closed (a record window filled): a 1.x Join emits it and starts the next one
+                querier.getResult();
+                querier.reset();
+            }
         }
         Map<String, Object> result = GSON.fromJson(querier.getResult().asJSON(), RESULT);
         return new Answer((List<Map<String, Object>>) result.get("records"), List.of());

@@ -27,6 +27,8 @@ final class GroupAggregator implements Aggregator {
     private final int entries;
     private final GroupSpec spec;
     private final boolean asStrings;
+    /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
+    private final int[] coreOrder;
     private final SketchKeys.Fields keys;
     private final GroupMetrics.Support support;
     private final UpdatableSketchBuilder<Record, GroupMetrics> builder;
@@ -43,6 +45,7 @@ final class GroupAggregator implements Aggregator {
         this.entries = settings.groupEntries();
         this.spec = new GroupSpec(aggregation.fields(), aggregation.operations());
         this.asStrings = aggregation.groupValuesAsStrings();
+        this.coreOrder = BulletCoreKeys.fieldOrder(aggregation.fields());
         this.keys = SketchKeys.fields(spec.fields());
         this.support = new GroupMetrics.Support(spec);
         this.builder = new UpdatableSketchBuilder<Record, GroupMetrics>(support).setNominalEntries(entries);
@@ -51,7 +54,10 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        String key = key(record);
+        String key = asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record);
+        if (key == null) {
+            return;
+        }
         sketch.update(key, record);
         keyBytes += key.length();
         keysSeen++;
@@ -94,8 +100,7 @@ final class GroupAggregator implements Aggregator {
         while (it.next()) {
             groups.add(it.getSummary());
         }
-        groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
-        for (GroupMetrics g : groups) {
+        for (GroupMetrics g : ordered(groups)) {
             if (rows.size() >= size) {
                 break;
             }
@@ -106,6 +111,40 @@ final class GroupAggregator implements Aggregator {
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * The groups in a stable order: with {@code groupValuesAsStrings} (BQL) bullet-core's, the order its tuple sketch
+     * holds their keys in when they arrive as they arrived here ({@link BulletCoreKeys#groupOrder}); otherwise by
+     * their values.
+     */
+    private List<GroupMetrics> ordered(List<GroupMetrics> groups) {
+        if (!asStrings) {
+            groups.sort(Comparator.comparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
+            return groups;
+        }
+        groups.sort(Comparator.comparingLong(GroupMetrics::arrival).thenComparing(g -> SketchKeys.key(g.groupValuesOrEmpty())));
+        List<String> keys = new ArrayList<>(groups.size());
+        for (GroupMetrics g : groups) {
+            List<Object> groupValues = g.groupValuesOrEmpty();
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < coreOrder.length && coreOrder[i] < groupValues.size(); i++) {
+                values.add(String.valueOf(bulletCoreString(groupValues.get(coreOrder[i]))));
+            }
+            keys.add(String.join(BulletCoreKeys.SEPARATOR, values));
+        }
+        List<GroupMetrics> ordered = new ArrayList<>(groups.size());
+        boolean[] placed = new boolean[groups.size()];
+        for (int i : BulletCoreKeys.groupOrder(keys, entries)) {
+            ordered.add(groups.get(i));
+            placed[i] = true;
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            if (!placed[i]) {
+                ordered.add(groups.get(i));
+            }
+        }
+        return ordered;
     }
 
     /**

@@ -31,6 +31,11 @@ final class GroupMetrics implements UpdatableSummary<Record> {
     private List<Object> groupValues;
     private long count;
     /**
+     * When the group arrived: the how-many-th new group of the sketch that made it (the least of the two when
+     * summaries merge), so the Join can list groups in the order bullet-core's sketch would hold them.
+     */
+    private long arrival = Long.MAX_VALUE;
+    /**
      * Per operation, its value as a primitive ({@link #NONE}, a long in {@code longs}, a double in {@code doubles}):
      * updated in place, so a summary that lives long (in the old generation) is not handed a new box per record.
      */
@@ -179,6 +184,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         if (groupValues == null) {
             groupValues = other.groupValues;
         }
+        arrival = Math.min(arrival, other.arrival);
         count += other.count;
         List<GroupOperation> ops = spec.operations();
         for (int i = 0; i < kinds.length; i++) {
@@ -192,6 +198,11 @@ final class GroupMetrics implements UpdatableSummary<Record> {
 
     long count() {
         return count;
+    }
+
+    /** When the group arrived ({@link #arrival}). */
+    long arrival() {
+        return arrival;
     }
 
     List<Object> groupValuesOrEmpty() {
@@ -229,6 +240,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         GroupMetrics c = new GroupMetrics(spec);
         c.groupValues = groupValues;
         c.count = count;
+        c.arrival = arrival;
         System.arraycopy(kinds, 0, c.kinds, 0, kinds.length);
         System.arraycopy(longs, 0, c.longs, 0, longs.length);
         System.arraycopy(doubles, 0, c.doubles, 0, doubles.length);
@@ -250,7 +262,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
     @Override
     public byte[] toByteArray() {
         byte[][] texts = groupValues == null ? new byte[0][] : new byte[groupValues.size()][];
-        int size = 8 + 4 + kinds.length * 9 + used.length * 8 + 4;
+        int size = 8 + 8 + 4 + kinds.length * 9 + used.length * 8 + 4;
         for (int i = 0; i < texts.length; i++) {
             Object v = groupValues.get(i);
             if (v instanceof String) {
@@ -263,6 +275,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         ByteBuffer out = ByteBuffer.allocate(4 + size).order(ByteOrder.LITTLE_ENDIAN);
         out.putInt(size);
         out.putLong(count);
+        out.putLong(arrival);
         out.putInt(kinds.length);
         for (int i = 0; i < kinds.length; i++) {
             putNumber(out, value(i));
@@ -301,6 +314,7 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         Reader in = new Reader(memory, 4);
         GroupMetrics m = new GroupMetrics(spec);
         m.count = in.getLong();
+        m.arrival = in.getLong();
         int n = in.getInt();
         if (n != m.kinds.length) {
             throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + m.kinds.length);
@@ -385,6 +399,8 @@ final class GroupMetrics implements UpdatableSummary<Record> {
     static final class Support implements SummaryFactory<GroupMetrics>, SummarySetOperations<GroupMetrics>,
                                           SummaryDeserializer<GroupMetrics> {
         private final GroupSpec spec;
+        /** How many summaries this factory made: a new summary is a new group of the sketch. */
+        private long made;
 
         Support(GroupSpec spec) {
             this.spec = spec;
@@ -392,7 +408,9 @@ final class GroupMetrics implements UpdatableSummary<Record> {
 
         @Override
         public GroupMetrics newSummary() {
-            return new GroupMetrics(spec);
+            GroupMetrics m = new GroupMetrics(spec);
+            m.arrival = made++;
+            return m;
         }
 
         /**

@@ -21,7 +21,8 @@ import java.util.Map;
  * while fewer distinct combinations than {@code bullet.query.aggregation.top.k.sketch.entries} were seen).
  * Rows: the fields by name plus the count ({@code newName}, default {@code COUNT}), count descending (ties by
  * value), at most K = size rows, only counts ≥ {@code threshold} when one is given; with {@code groupValuesAsStrings}
- * the field values are bullet-core's strings ({@code "5"}, {@code "null"} for a missing one), as BQL's TOP is.
+ * (BQL's TOP) the keys, values and order are bullet-core's ({@link BulletCoreKeys}: the values' Java text, ties in the
+ * sketch's order).
  */
 final class TopKAggregator implements Aggregator {
     private static final ArrayOfStringsSerDe SERDE = new ArrayOfStringsSerDe();
@@ -33,6 +34,8 @@ final class TopKAggregator implements Aggregator {
     private final Long threshold;
     private final int entries;
     private final boolean asStrings;
+    /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
+    private final int[] coreOrder;
     private ItemsSketch<String> sketch;
     /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
     private long keyBytes;
@@ -46,12 +49,13 @@ final class TopKAggregator implements Aggregator {
         this.threshold = aggregation.threshold();
         this.entries = settings.topKEntries();
         this.asStrings = aggregation.groupValuesAsStrings();
+        this.coreOrder = BulletCoreKeys.fieldOrder(fields);
         reset();
     }
 
     @Override
     public void consume(Record record) {
-        String key = SketchKeys.keyOf(fieldKeys, record);
+        String key = asStrings ? BulletCoreKeys.topKKey(fields, coreOrder, record) : SketchKeys.keyOf(fieldKeys, record);
         sketch.update(key);
         keyBytes += key.length();
         keys++;
@@ -60,7 +64,13 @@ final class TopKAggregator implements Aggregator {
     @Override
     public void combine(byte[] partial) {
         ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
-        sketch.merge(other);
+        if (asStrings && sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {
+            // taken as it is, its map rebuilt as it was: the map holds the items in the order they arrived in, which
+            // bullet-core lists ties in (a merge into an empty sketch would insert them in the map's order)
+            sketch = ItemsSketch.getInstance(Memory.wrap(BulletCoreKeys.itemsInMapOrder(partial, SERDE)), SERDE);
+        } else {
+            sketch.merge(other);
+        }
         keyBytes += partial.length;
         keys += Math.max(1, other.getNumActiveItems());
     }
@@ -76,18 +86,20 @@ final class TopKAggregator implements Aggregator {
         ItemsSketch.Row<String>[] items = sketch.getFrequentItems(minimum - 1, ErrorType.NO_FALSE_NEGATIVES);
         List<ItemsSketch.Row<String>> sorted = new ArrayList<>(Arrays.asList(items));
         sorted.removeIf(row -> row.getEstimate() < minimum);
-        sorted.sort(Comparator.comparingLong((ItemsSketch.Row<String> row) -> -row.getEstimate())
-                              .thenComparing(ItemsSketch.Row::getItem));
+        if (!asStrings) {
+            sorted.sort(Comparator.comparingLong((ItemsSketch.Row<String> row) -> -row.getEstimate())
+                                  .thenComparing(ItemsSketch.Row::getItem));
+        }
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ItemsSketch.Row<String> item : sorted) {
             if (rows.size() >= k) {
                 break;
             }
-            List<Object> values = SketchKeys.values(item.getItem());
+            List<?> values = asStrings ? BulletCoreKeys.split(item.getItem()) : SketchKeys.values(item.getItem());
             Map<String, Object> row = new LinkedHashMap<>();
             for (int i = 0; i < fields.size(); i++) {
-                Object value = values.get(i);
-                row.put(fields.get(i).name(), asStrings ? GroupAggregator.bulletCoreString(value) : value);
+                int field = asStrings ? coreOrder[i] : i;
+                row.put(fields.get(field).name(), i < values.size() ? values.get(i) : null);
             }
             row.put(countName, item.getEstimate());
             rows.add(row);
