@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,19 +55,32 @@ public final class KafkaBatchReader implements AutoCloseable {
     static final int FETCH_MAX_WAIT_MS = 500;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchReader.class);
 
-    /** One batch of raw message values (never empty) and the time its oldest record was polled. */
-    public record Batch(long id, List<byte[]> values, long readTimeMs) {
+    /**
+     * One batch of raw message values (never empty) of one partition, the time its oldest record was polled, and its
+     * place in Kafka: the offsets {@code firstOffset..lastOffset} of {@code partition}. The same offsets make the same
+     * batch, whichever reader reads them. {@code offsets} is null, or, for a batch read again after a partition changed
+     * reader (a dead or revoked one's batches, whose boundaries are not known), the offset of each value.
+     */
+    public record Batch(long id, List<byte[]> values, long readTimeMs, int partition, long firstOffset, long lastOffset,
+                        long[] offsets) {
+        /** A batch of records read for the first time by this group (or sent again with the same boundaries). */
+        public Batch(long id, List<byte[]> values, long readTimeMs) {
+            this(id, values, readTimeMs, 0, 0, 0, null);
+        }
+
+        /** Whether the batch may hold records another reader handed out before (see {@link #offsets}). */
+        public boolean isReread() {
+            return offsets != null;
+        }
     }
 
     /** Records of one partition from one poll, taken from the front. */
     private static final class Chunk {
-        final TopicPartition partition;
         final List<ConsumerRecord<byte[], byte[]>> records;
         final long readTimeMs;
         int next;
 
-        Chunk(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> records, long readTimeMs) {
-            this.partition = partition;
+        Chunk(List<ConsumerRecord<byte[], byte[]>> records, long readTimeMs) {
             this.records = records;
             this.readTimeMs = readTimeMs;
         }
@@ -75,16 +88,35 @@ public final class KafkaBatchReader implements AutoCloseable {
         int remaining() {
             return records.size() - next;
         }
+
+        long nextOffset() {
+            return records.get(next).offset();
+        }
+    }
+
+    /** What the reader knows of one partition it owns. */
+    private static final class Owned {
+        final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+        /** Offsets below this may have been handed out by a previous reader (-1: none). */
+        long rereadUntil = -1;
+        /** The offset after the last one handed out (-1: not known yet). */
+        long handedUntil = -1;
+        /** Offsets at and above this are not handed out until a commit raised it ({@link HandOutLimit}). */
+        long limit = -1;
+        /** The limit a commit in flight asks for (-1: none). */
+        long askedLimit = -1;
     }
 
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final int batchSize;
+    private final long allowance;
     private final Duration pollTimeout;
     private final Clock clock;
     private final OffsetTracker tracker = new OffsetTracker();
-    private final ArrayDeque<Chunk> buffer = new ArrayDeque<>();
+    private final Map<TopicPartition, Owned> owned = new LinkedHashMap<>();
     private int buffered;
+    private int nextPartition;
     private boolean commitInFlight;
     private long commitIssuedMs;
     private long lastCommitMs;
@@ -95,6 +127,7 @@ public final class KafkaBatchReader implements AutoCloseable {
         this.consumer = consumer;
         this.topic = config.topic();
         this.batchSize = config.batchSize();
+        this.allowance = HandOutLimit.allowance(config.batchSize());
         this.pollTimeout = Duration.ofMillis(config.pollTimeoutMs());
         this.clock = clock;
         this.lastCommitMs = clock.now();
@@ -130,66 +163,149 @@ public final class KafkaBatchReader implements AutoCloseable {
     }
 
     /**
-     * The next batch of at most the batch size, or null when nothing arrived within the poll timeout. Waits
-     * for data only when nothing is buffered. Also commits acked offsets when due.
+     * The next batch of at most the batch size, or null when nothing is ready (nothing arrived within the poll
+     * timeout, or what arrived waits for a commit to raise its partition's hand-out limit). Waits for data only when
+     * nothing is buffered. Also commits acked offsets and raises hand-out limits when due.
      */
     public Batch next() {
         long now = clock.now();
         maybeCommit(now);
-        if (buffered < batchSize) {
+        if (buffered >= batchSize) {
+            // enough buffered: poll all the same (it runs commit callbacks, which raise hand-out limits), reading nothing
+            Set<TopicPartition> assigned = consumer.assignment();
+            consumer.pause(assigned);
+            try {
+                consumer.poll(Duration.ZERO);
+            } finally {
+                consumer.resume(assigned);
+            }
+        } else {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(buffered == 0 ? pollTimeout : Duration.ZERO);
             if (!records.isEmpty()) {
                 long readTime = clock.now();
                 for (TopicPartition tp : records.partitions()) {
                     List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
-                    buffer.addLast(new Chunk(tp, list, readTime));
+                    Owned o = owned.get(tp);
+                    if (o == null) {
+                        o = setUp(tp, list.get(0).offset());
+                    }
+                    o.chunks.addLast(new Chunk(list, readTime));
                     buffered += list.size();
                 }
             }
         }
-        while (buffered > 0) {
-            Batch batch = take();
-            if (batch != null) {
-                return batch;
+        Batch batch;
+        do {
+            batch = take();
+        } while (batch == EMPTY);
+        return batch;
+    }
+
+    private static final Batch EMPTY = new Batch(-1, List.of(), 0);
+
+    /**
+     * Takes a batch from the buffer, one partition at a time in turn: null when no partition has records it may hand
+     * out, {@link #EMPTY} (acked at once) when the records taken held only null values.
+     */
+    private Batch take() {
+        if (buffered == 0 || owned.isEmpty()) {
+            return null;
+        }
+        List<Map.Entry<TopicPartition, Owned>> entries = new ArrayList<>(owned.entrySet());
+        int n = entries.size();
+        for (int k = 0; k < n; k++) {
+            int at = (nextPartition + k) % n;
+            Owned o = entries.get(at).getValue();
+            if (o.chunks.isEmpty() || o.limit < 0 || o.chunks.peekFirst().nextOffset() >= o.limit) {
+                continue;
             }
+            nextPartition = at + 1;
+            return cut(entries.get(at).getKey(), o);
         }
         return null;
     }
 
-    /** Takes up to a batch from the buffer; null (and the batch acked at once) if it held only null values. */
-    private Batch take() {
+    /**
+     * A batch from the front of one partition's records: at most the batch size, below the hand-out limit, and either
+     * wholly below the offset up to which a previous reader may have handed records out (then with each record's
+     * offset) or wholly at or above it.
+     */
+    private Batch cut(TopicPartition tp, Owned o) {
+        long first = o.chunks.peekFirst().nextOffset();
+        boolean reread = first < o.rereadUntil;
+        long stop = reread ? Math.min(o.rereadUntil, o.limit) : o.limit;
         List<byte[]> values = new ArrayList<>(Math.min(batchSize, buffered));
-        Map<TopicPartition, Range> ranges = new HashMap<>();
+        List<Long> offsets = reread ? new ArrayList<>() : null;
         long readTime = Long.MAX_VALUE;
+        long last = first;
         int taken = 0;
-        while (taken < batchSize && !buffer.isEmpty()) {
-            Chunk chunk = buffer.peekFirst();
-            int n = Math.min(batchSize - taken, chunk.remaining());
-            int end = chunk.next + n;
-            for (int i = chunk.next; i < end; i++) {
-                byte[] value = chunk.records.get(i).value();
-                if (value != null) {
-                    values.add(value);
+        while (taken < batchSize && !o.chunks.isEmpty()) {
+            Chunk chunk = o.chunks.peekFirst();
+            while (chunk.remaining() > 0 && taken < batchSize && chunk.nextOffset() < stop) {
+                ConsumerRecord<byte[], byte[]> record = chunk.records.get(chunk.next++);
+                taken++;
+                buffered--;
+                last = record.offset();
+                readTime = Math.min(readTime, chunk.readTimeMs);
+                if (record.value() != null) {
+                    values.add(record.value());
+                    if (offsets != null) {
+                        offsets.add(record.offset());
+                    }
                 } else {
-                    countNullValue(chunk.records.get(i));
+                    countNullValue(record);
                 }
             }
-            Range range = new Range(chunk.records.get(chunk.next).offset(), chunk.records.get(end - 1).offset());
-            ranges.merge(chunk.partition, range, (older, newer) -> new Range(older.first(), newer.last()));
-            readTime = Math.min(readTime, chunk.readTimeMs);
-            chunk.next = end;
-            taken += n;
-            buffered -= n;
-            if (chunk.remaining() == 0) {
-                buffer.pollFirst();
+            if (chunk.remaining() > 0) {
+                break; // at the batch size or the stop
             }
+            o.chunks.pollFirst();
         }
-        long id = tracker.register(ranges);
+        o.handedUntil = last + 1;
+        long id = tracker.register(Map.of(tp, new Range(first, last)));
         if (values.isEmpty()) {
             tracker.ack(id);
-            return null;
+            return EMPTY;
         }
-        return new Batch(id, values, readTime);
+        long[] each = null;
+        if (offsets != null) {
+            each = new long[offsets.size()];
+            for (int i = 0; i < each.length; i++) {
+                each[i] = offsets.get(i);
+            }
+        }
+        return new Batch(id, values, readTime, tp.partition(), first, last, each);
+    }
+
+    /**
+     * Takes a partition up: where its group's last commit is, how far a previous reader may have handed records out
+     * (the commit's metadata, {@link HandOutLimit}), and a first hand-out limit of its own, committed before any of
+     * its records is handed out. {@code firstPolled} is the offset of records polled already (null: none).
+     */
+    private Owned setUp(TopicPartition tp, Long firstPolled) {
+        Owned o = new Owned();
+        OffsetAndMetadata committed = consumer.committed(Set.of(tp), COMMIT_TIMEOUT).get(tp);
+        long base = committed != null ? committed.offset()
+                : firstPolled != null ? firstPolled : consumer.position(tp, COMMIT_TIMEOUT);
+        long previous = committed == null ? -1 : HandOutLimit.parse(committed.metadata());
+        o.rereadUntil = previous > base ? previous : -1;
+        o.handedUntil = base;
+        owned.put(tp, o);
+        long limit = Math.max(o.rereadUntil, base + allowance);
+        o.askedLimit = limit;
+        try {
+            consumer.commitSync(Map.of(tp, new OffsetAndMetadata(base, HandOutLimit.metadata(limit))), COMMIT_TIMEOUT);
+            o.limit = limit;
+        } catch (InterruptException | WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            LOG.warn("Could not commit the hand-out limit of {}; its records wait for the next commit", tp, e);
+        }
+        if (o.rereadUntil >= 0) {
+            LOG.info("Reading {} from {}: offsets below {} may have been handed out by its previous reader; they are"
+                + " sent with their offsets, so none is counted twice", tp, base, o.rereadUntil);
+        }
+        return o;
     }
 
     private void countNullValue(ConsumerRecord<byte[], byte[]> record) {
@@ -219,11 +335,15 @@ public final class KafkaBatchReader implements AutoCloseable {
         if (seeks.isEmpty()) {
             return;
         }
-        Set<TopicPartition> owned = consumer.assignment();
+        Set<TopicPartition> assigned = consumer.assignment();
         for (Map.Entry<TopicPartition, Long> seek : seeks.entrySet()) {
             dropBuffered(List.of(seek.getKey()));
-            if (owned.contains(seek.getKey())) {
+            if (assigned.contains(seek.getKey())) {
                 consumer.seek(seek.getKey(), seek.getValue());
+                Owned o = owned.get(seek.getKey());
+                if (o != null) {
+                    o.handedUntil = seek.getValue();
+                }
             }
         }
         LOG.debug("Batch {} failed: rereading from {}", batchId, seeks);
@@ -239,38 +359,70 @@ public final class KafkaBatchReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits asynchronously: acked offsets every {@link #COMMIT_INTERVAL_MS}, and at once for a partition whose
+     * reading came within half the allowance of its hand-out limit (or has none yet), with the limit raised.
+     */
     private void maybeCommit(long now) {
         if (commitInFlight && now - commitIssuedMs < COMMIT_TIMEOUT.toMillis()) {
             return;
         }
-        if (now - lastCommitMs < COMMIT_INTERVAL_MS) {
-            return;
+        boolean due = now - lastCommitMs >= COMMIT_INTERVAL_MS;
+        Map<TopicPartition, Long> acked = tracker.committable();
+        Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
+        Map<TopicPartition, Long> asked = new HashMap<>();
+        for (Map.Entry<TopicPartition, Owned> e : owned.entrySet()) {
+            TopicPartition tp = e.getKey();
+            Owned o = e.getValue();
+            boolean raise = o.limit < 0 || o.handedUntil + allowance / 2 >= o.limit;
+            Long offset = acked.get(tp);
+            if (!raise && !(due && offset != null)) {
+                continue;
+            }
+            long at = offset != null ? offset : tracker.committableOffset(tp) >= 0 ? tracker.committableOffset(tp)
+                    : o.handedUntil;
+            long limit = raise ? Math.max(highest(o), o.handedUntil + allowance) : highest(o);
+            o.askedLimit = limit;
+            commits.put(tp, new OffsetAndMetadata(at, HandOutLimit.metadata(limit)));
+            asked.put(tp, limit);
         }
-        lastCommitMs = now;
-        Map<TopicPartition, Long> offsets = tracker.committable();
-        if (offsets.isEmpty()) {
+        if (due) {
+            lastCommitMs = now;
+        }
+        if (commits.isEmpty()) {
             return;
         }
         commitInFlight = true; // before the call: a callback may run inside it
         commitIssuedMs = now;
         try {
-            commitAsync(offsets);
+            commitAsync(commits, asked);
         } catch (RuntimeException e) {
             commitInFlight = false;
             throw e;
         }
     }
 
-    private void commitAsync(Map<TopicPartition, Long> offsets) {
-        consumer.commitAsync(toKafka(offsets), (committed, e) -> {
+    /** The highest hand-out limit asked for a partition: what every commit of it records, never less. */
+    private static long highest(Owned o) {
+        return Math.max(o.rereadUntil, Math.max(o.limit, o.askedLimit));
+    }
+
+    private void commitAsync(Map<TopicPartition, OffsetAndMetadata> commits, Map<TopicPartition, Long> asked) {
+        consumer.commitAsync(commits, (committed, e) -> {
             commitInFlight = false;
             if (e == null) {
                 tracker.committed(fromKafka(committed));
+                asked.forEach((tp, limit) -> {
+                    Owned o = owned.get(tp);
+                    if (o != null && limit > o.limit) {
+                        o.limit = limit;
+                    }
+                });
             } else if (e instanceof RebalanceInProgressException || e instanceof RetriableException) {
-                LOG.debug("Commit of {} deferred to a later poll: {}", offsets, e.toString());
+                LOG.debug("Commit of {} deferred to a later poll: {}", commits, e.toString());
             } else {
                 LOG.warn("Commit of {} to group of topic {} failed; it is made again at the next interval (a partition"
-                    + " that changed owner is reread by its new owner from the last commit)", offsets, topic, e);
+                    + " that changed owner is reread by its new owner from the last commit)", commits, topic, e);
             }
         });
     }
@@ -303,19 +455,24 @@ public final class KafkaBatchReader implements AutoCloseable {
     }
 
     private void dropBuffered(Collection<TopicPartition> partitions) {
-        Iterator<Chunk> it = buffer.iterator();
-        while (it.hasNext()) {
-            Chunk chunk = it.next();
-            if (partitions.contains(chunk.partition)) {
-                buffered -= chunk.remaining();
-                it.remove();
+        for (TopicPartition tp : partitions) {
+            Owned o = owned.get(tp);
+            if (o != null) {
+                for (Chunk chunk : o.chunks) {
+                    buffered -= chunk.remaining();
+                }
+                o.chunks.clear();
             }
         }
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> toKafka(Map<TopicPartition, Long> offsets) {
+    /** Offsets to commit, each with the hand-out limit of its partition (a commit without it would lose it). */
+    private Map<TopicPartition, OffsetAndMetadata> toKafka(Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(offsets.size() * 2);
-        offsets.forEach((tp, offset) -> out.put(tp, new OffsetAndMetadata(offset)));
+        offsets.forEach((tp, offset) -> {
+            Owned o = owned.get(tp);
+            out.put(tp, o == null ? new OffsetAndMetadata(offset) : new OffsetAndMetadata(offset, HandOutLimit.metadata(highest(o))));
+        });
         return out;
     }
 
@@ -332,16 +489,26 @@ public final class KafkaBatchReader implements AutoCloseable {
             if (partitions.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, Long> offsets = tracker.committable(partitions);
-            if (!offsets.isEmpty()) {
+            Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
+            Map<TopicPartition, Long> acked = tracker.committable(partitions);
+            for (TopicPartition tp : partitions) {
+                Owned o = owned.get(tp);
+                Long offset = acked.get(tp);
+                long at = offset != null ? offset : tracker.committableOffset(tp) >= 0 ? tracker.committableOffset(tp)
+                        : o != null ? o.handedUntil : -1;
+                if (at >= 0) { // with the limit: the next owner rereads up to it record by record
+                    commits.put(tp, o == null ? new OffsetAndMetadata(at) : new OffsetAndMetadata(at, HandOutLimit.metadata(highest(o))));
+                }
+            }
+            if (!commits.isEmpty()) {
                 try {
-                    consumer.commitSync(toKafka(offsets), COMMIT_TIMEOUT);
-                    tracker.committed(offsets);
+                    consumer.commitSync(commits, COMMIT_TIMEOUT);
+                    tracker.committed(fromKafka(commits));
                 } catch (InterruptException | WakeupException e) {
                     throw e;
                 } catch (KafkaException e) {
                     LOG.warn("Could not commit the acked offsets {} of revoked partitions; their new owner rereads"
-                        + " from the previous commit", offsets, e);
+                        + " from the previous commit", commits, e);
                 }
             }
             forget(partitions, "revoked");
@@ -354,8 +521,14 @@ public final class KafkaBatchReader implements AutoCloseable {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
-                LOG.info("Reading partitions {}", partitions);
+            if (partitions.isEmpty()) {
+                return;
+            }
+            LOG.info("Reading partitions {}", partitions);
+            for (TopicPartition tp : partitions) {
+                if (!owned.containsKey(tp)) {
+                    setUp(tp, null);
+                }
             }
         }
 
@@ -366,6 +539,7 @@ public final class KafkaBatchReader implements AutoCloseable {
             int pending = tracker.pendingBatches();
             tracker.forget(partitions);
             dropBuffered(partitions);
+            owned.keySet().removeAll(partitions);
             LOG.info("Partitions {} {}: forgot their in-flight batches ({} of {} batches no longer tracked)",
                 partitions, why, pending - tracker.pendingBatches(), pending);
         }

@@ -170,8 +170,9 @@ public final class JoinEngine {
     }
 
     /**
-     * As above, for a partial that covers the record batches {@code batchKeys}; a {@code retry} partial covers one
-     * batch sent again after a failure, and is dropped when that batch was merged already (nothing counted twice).
+     * As above, for a partial that covers the record batches {@code batchKeys} (triples: source, first offset, last
+     * offset); a {@code retry} partial covers one batch, or one record, read or sent again after a failure, and is
+     * dropped when it was merged already (nothing counted twice, see {@link MergedBatches}).
      */
     public void combine(String id, byte[] partial, boolean last, int task, long[] batchKeys, boolean retry, long now,
                         List<Emitted> out) {

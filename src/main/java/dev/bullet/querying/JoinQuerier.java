@@ -48,8 +48,10 @@ public final class JoinQuerier {
     private long nextEmitTime;
     private int finalPartials;
     private final Set<Integer> lastFrom = new HashSet<>();
-    /** Keys of the record batches merged so far (to drop a batch sent again after a failure, SPEC §3.1). */
-    private final BatchKeySet mergedBatches = new BatchKeySet();
+    /** The record batches merged so far, by their place in the source (to drop a batch read again, SPEC §3.1). */
+    private final MergedBatches mergedBatches = new MergedBatches();
+    /** Batches sent again that overlapped what was merged only in part (dropped; the results say so). */
+    private long partlyMerged;
     /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */
     private long restoredAt = -1;
     private int incompleteUntilWindow;
@@ -130,23 +132,34 @@ public final class JoinQuerier {
     }
 
     /**
-     * Notes the record batches a partial covers and tells whether it must be dropped: a {@code retry} partial (one
-     * batch sent again after a failure) whose batch was merged already. Keys are random longs, 0 for none.
+     * Notes the record batches a partial covers and tells whether it must be dropped. {@code spans} holds the batches
+     * as triples (source, first offset, last offset). A first attempt covers new batches: they are noted. A
+     * {@code retry} partial covers one batch (or one record of it) read or sent again after a failure: it is dropped
+     * when its span was merged already, merged when none of it was, and dropped with a note in the results' {@code
+     * meta} when only part of it was (batch boundaries are the same on every read, so this does not happen).
      */
-    public boolean mergedBefore(long[] batchKeys, boolean retry) {
+    public boolean mergedBefore(long[] spans, boolean retry) {
         if (retry) {
-            for (long key : batchKeys) {
-                if (key != 0 && mergedBatches.contains(key)) {
+            for (int i = 0; i + 2 < spans.length; i += 3) {
+                MergedBatches.Overlap overlap = mergedBatches.overlap(spans[i], spans[i + 1], spans[i + 2]);
+                if (overlap == MergedBatches.Overlap.ALL) {
+                    return true;
+                }
+                if (overlap == MergedBatches.Overlap.PART) {
+                    partlyMerged++;
                     return true;
                 }
             }
         }
-        for (long key : batchKeys) {
-            if (key != 0) {
-                mergedBatches.add(key);
-            }
+        for (int i = 0; i + 2 < spans.length; i += 3) {
+            mergedBatches.add(spans[i], spans[i + 1], spans[i + 2]);
         }
         return false;
+    }
+
+    /** How many runs of merged offsets the query holds (bounded by how out of order partials arrive). */
+    public int mergedRuns() {
+        return mergedBatches.runs();
     }
 
     /** As {@link #combine(byte[], boolean, long)}, counting the last partial of Filter task {@code task} once. */
@@ -304,6 +317,11 @@ public final class JoinQuerier {
             m = new LinkedHashMap<>(m);
             m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
                                      "restartedAt", restoredAt, "window", windowNumber));
+        }
+        if (partlyMerged > 0) {
+            m = new LinkedHashMap<>(m);
+            m.put(INCOMPLETE, Map.of("reason", "record batches read again overlapped merged ones only in part and were left out",
+                                     "batches", partlyMerged, "window", windowNumber));
         }
         Result result = new Result(rows, m, isFinal);
         // the outer query (bullet-core: after the post-aggregations of every result, each window's and the final one)

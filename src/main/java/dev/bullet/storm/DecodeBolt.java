@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ public class DecodeBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeBolt.class);
 
     private static final long serialVersionUID = 1L;
+    private static final long[] NO_SPAN = new long[0];
     private final long maxQueryLifetimeMs;
     private final Limits limits;
     private final Clock clock;
@@ -112,9 +114,11 @@ public class DecodeBolt extends BaseRichBolt {
         }
         List<byte[]> batch = (List<byte[]>) tuple.getValueByField(Fields.BATCH);
         long readTime = tuple.getLongByField(Fields.READ_TIME);
-        // a plug-in spout may send batches without key: they cannot be told apart when sent again
-        long key = tuple.contains(Fields.BATCH_KEY) ? tuple.getLongByField(Fields.BATCH_KEY) : 0L;
+        long[] span = span(tuple);
         boolean retry = tuple.contains(Fields.RETRY) && tuple.getBooleanByField(Fields.RETRY);
+        // a batch read again record by record carries each message's offset: kept for the records decoded
+        long[] offsets = span.length == 3 + batch.size() ? span : null;
+        int kept = 3;
         List<Record> records = new ArrayList<>(batch.size());
         long malformed = 0;
         for (int i = 0, n = batch.size(); i < n; i++) {
@@ -135,6 +139,9 @@ public class DecodeBolt extends BaseRichBolt {
                 malformed++;
             } else {
                 records.add(record);
+                if (offsets != null) {
+                    offsets[kept++] = offsets[3 + i];
+                }
             }
         }
         decoded.incrBy(records.size());
@@ -142,8 +149,32 @@ public class DecodeBolt extends BaseRichBolt {
             malformedCount.incrBy(malformed);
         }
         if (!records.isEmpty()) {
-            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime, key, retry));
+            long[] out = offsets != null ? (kept == offsets.length ? offsets : Arrays.copyOf(offsets, kept))
+                    : span.length > 3 ? Arrays.copyOf(span, 3) : span;
+            collector.emit(Streams.RECORDS, tuple, new Values(records, readTime, out, retry));
         }
+    }
+
+    /**
+     * The batch's span as the Filter and Join read it: (source, first offset, last offset), then, for a batch read
+     * again record by record, each message's offset. The Kafka spout sends it as a {@code long[]} (the source is the
+     * partition); a plug-in spout may send a {@code long} key, whose high half becomes the source (above every
+     * partition number) and low half the offset, or nothing (an empty span: such batches cannot be told apart when
+     * sent again).
+     */
+    static long[] span(Tuple tuple) {
+        if (!tuple.contains(Fields.BATCH_KEY)) {
+            return NO_SPAN;
+        }
+        Object key = tuple.getValueByField(Fields.BATCH_KEY);
+        if (key instanceof long[] span) {
+            return span.length > 3 ? span.clone() : span;
+        }
+        if (key instanceof Long k && k != 0) {
+            long low = k & 0xFFFF_FFFFL;
+            return new long[] {(1L << 40) | (k >>> 32), low, low};
+        }
+        return NO_SPAN;
     }
 
     private void purgeExpired() {

@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,6 +55,8 @@ public class FilterBolt extends BaseRichBolt {
     private transient OutputCollector collector;
     private transient FilterEngine engine;
     private transient List<FilterEngine.Partial> out;
+    /** With a retried batch: the span of each partial of {@link #out}, three longs each (source, first, last). */
+    private transient List<Long> outSpans;
     private transient List<Tuple> unreported;
     private transient List<Long> unreportedKeys;
     private transient LatencyHistogram latency;
@@ -78,6 +81,7 @@ public class FilterBolt extends BaseRichBolt {
         this.collector = Wakeups.waking(collector);
         this.engine = new FilterEngine(settings, bounds);
         this.out = new ArrayList<>();
+        this.outSpans = new ArrayList<>();
         this.unreported = new ArrayList<>();
         this.unreportedKeys = new ArrayList<>();
         this.taskId = context.getThisTaskId();
@@ -110,6 +114,7 @@ public class FilterBolt extends BaseRichBolt {
             // contained to this tuple: a bug here must not kill the worker nor make Kafka re-read the
             // batch forever; it is logged and the tuple acked
             out.clear();
+            outSpans.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
                       tuple.getSourceComponent(), e);
             collector.ack(tuple);
@@ -160,40 +165,62 @@ public class FilterBolt extends BaseRichBolt {
     }
 
     /**
-     * A record batch. A first attempt is held (unacked) until the next tick's partials cover it. A batch sent again
-     * after a failure is reported alone, at once, flagged: the Join merges it only if it never merged the batch
-     * (its first attempt may have been reported before the failure, e.g. when only the ack was lost).
+     * A record batch. A first attempt is held (unacked) until the next tick's partials cover it. A batch read or sent
+     * again after a failure is reported alone, at once, flagged: the Join merges it only if it never merged the batch
+     * (its first attempt may have been reported before the failure, e.g. when only the ack was lost). A batch read
+     * again by a spout that took a partition over from a dead or revoked reader carries the offset of each record
+     * (its first read may have had other boundaries): it is reported record by record, each partial with its record's
+     * offset, so the Join drops exactly the records it merged before.
      */
     @SuppressWarnings("unchecked")
     private void consume(Tuple tuple) {
-        long key = tuple.getLongByField(Fields.BATCH_KEY);
+        long[] span = DecodeBolt.span(tuple);
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
-        if (retry) {
-            flush(); // the partials so far must not include the retried batch
-        }
         List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
-        engine.consume(records, clock.now(), out);
         if (latency != null) {
             latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
         }
-        long[] keys = key == 0 ? NO_KEYS : new long[] {key};
         if (retry) {
-            engine.tick(clock.now(), out);
-            emit(List.of(tuple), keys, true);
+            flush(); // the partials so far must not include the retried batch
+            if (span.length > 3) {
+                for (int i = 0; i < records.size() && i + 3 < span.length; i++) {
+                    int before = out.size();
+                    engine.consume(List.of(records.get(i)), clock.now(), out);
+                    engine.tick(clock.now(), out);
+                    spanEach(before, span[0], span[i + 3], span[i + 3]);
+                }
+            } else {
+                engine.consume(records, clock.now(), out);
+                engine.tick(clock.now(), out);
+                if (span.length == 3) {
+                    spanEach(0, span[0], span[1], span[2]);
+                }
+            }
+            emit(List.of(tuple), NO_KEYS, true);
             collector.ack(tuple);
             return;
         }
-        emit(List.of(tuple), keys, false); // RAW partials of this batch
+        engine.consume(records, clock.now(), out);
+        emit(List.of(tuple), span.length > 3 ? Arrays.copyOf(span, 3) : span, false); // RAW partials of this batch
         if (engine.isEmpty()) {
             collector.ack(tuple);
         } else {
             unreported.add(tuple); // acked once the next tick's partials, which cover it, are emitted
-            if (key != 0) {
-                unreportedKeys.add(key);
+            for (int i = 0; i < 3 && i < span.length; i++) {
+                unreportedKeys.add(span[i]);
             }
             if (engine.flushDue()) {
                 flush(); // a query holds more than bullet.query.max.bytes here: its partial leaves now, as on a tick
             }
+        }
+    }
+
+    /** Gives every partial of {@code out} from index {@code from} on the span {@code first..last} of {@code source}. */
+    private void spanEach(int from, long source, long first, long last) {
+        for (int i = from; i < out.size(); i++) {
+            outSpans.add(source);
+            outSpans.add(first);
+            outSpans.add(last);
         }
     }
 
@@ -219,26 +246,45 @@ public class FilterBolt extends BaseRichBolt {
      */
     private void emit(List<Tuple> anchors, long[] keys, boolean retry) {
         if (out.isEmpty()) {
+            outSpans.clear();
             return;
         }
+        // a retry's partials each have their span (three longs each in outSpans); a first attempt's share keys
+        boolean ownSpans = retry && outSpans.size() == out.size() * 3;
         if (joinTasks == 1) {
             List<Object> flat = new ArrayList<>(out.size() * 3);
             for (FilterEngine.Partial p : out) {
                 add(flat, p);
             }
-            collector.emit(Streams.PARTIAL, anchors, new Values(out.get(0).id(), flat, keys, retry));
+            collector.emit(Streams.PARTIAL, anchors, new Values(out.get(0).id(), flat, ownSpans ? spansOf(outSpans) : keys, retry));
         } else {
             Map<Integer, List<Object>> byTask = new TreeMap<>();
-            for (FilterEngine.Partial p : out) {
+            Map<Integer, List<Long>> spansByTask = new TreeMap<>();
+            for (int i = 0; i < out.size(); i++) {
+                FilterEngine.Partial p = out.get(i);
                 // the task index Storm's fields grouping gives the id: each list goes where each of its ids would
                 int task = TupleUtils.chooseTaskIndex(List.of(p.id()), joinTasks);
                 add(byTask.computeIfAbsent(task, t -> new ArrayList<>()), p);
+                if (ownSpans) {
+                    spansByTask.computeIfAbsent(task, t -> new ArrayList<>()).addAll(outSpans.subList(i * 3, i * 3 + 3));
+                }
             }
-            for (List<Object> flat : byTask.values()) {
-                collector.emit(Streams.PARTIAL, anchors, new Values(flat.get(0), flat, keys, retry));
+            for (Map.Entry<Integer, List<Object>> e : byTask.entrySet()) {
+                List<Object> flat = e.getValue();
+                long[] spans = ownSpans ? spansOf(spansByTask.get(e.getKey())) : keys;
+                collector.emit(Streams.PARTIAL, anchors, new Values(flat.get(0), flat, spans, retry));
             }
         }
         out.clear();
+        outSpans.clear();
+    }
+
+    private static long[] spansOf(List<Long> spans) {
+        long[] a = new long[spans.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = spans.get(i);
+        }
+        return a;
     }
 
     private static void add(List<Object> flat, FilterEngine.Partial p) {

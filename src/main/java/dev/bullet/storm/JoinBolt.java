@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,7 @@ public class JoinBolt extends BaseRichBolt {
     static final int HELLOS = 10;
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
+    private static final long[] NO_SPANS = new long[0];
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
                                                                         Streams.SIGNAL, Streams.PARTIAL, Streams.TICK);
     private final QuerySettings settings;
@@ -198,18 +200,25 @@ public class JoinBolt extends BaseRichBolt {
         collector.ack(tuple);
     }
 
-    /** The partials of one Filter tuple, in order; one that cannot be merged is logged and skipped, not the rest. */
+    /**
+     * The partials of one Filter tuple, in order; one that cannot be merged is logged and skipped, not the rest. A
+     * first attempt's batch spans cover every partial of the tuple; a retry's give each partial its own span.
+     */
     @SuppressWarnings("unchecked")
     private void combine(Tuple tuple) {
         List<Object> flat = (List<Object>) tuple.getValueByField(Fields.PARTIALS);
-        long[] keys = (long[]) tuple.getValueByField(Fields.BATCH_KEYS);
+        long[] spans = (long[]) tuple.getValueByField(Fields.BATCH_KEYS);
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
         int source = tuple.getSourceTask();
         long now = clock.now();
         for (int i = 0; i + 2 < flat.size(); i += 3) {
             String id = (String) flat.get(i);
+            long[] covered = spans;
+            if (retry) { // the i-th triple of partials has the i-th triple of spans
+                covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
+            }
             try {
-                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, keys, retry, now, out);
+                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
             } catch (RuntimeException | StackOverflowError e) {
                 LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
             }

@@ -1,6 +1,5 @@
 package dev.bullet.storm;
 
-import dev.bullet.ingest.BatchKeyCounter;
 import dev.bullet.ingest.KafkaBatchReader;
 import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.storm.TopologyNames.Fields;
@@ -8,7 +7,6 @@ import dev.bullet.storm.TopologyNames.Streams;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -28,14 +26,17 @@ import org.slf4j.LoggerFactory;
  * (ms when the oldest of them was polled). Every tuple is anchored with the batch's id, so
  * {@code topology.max.spout.pending} counts batches.
  *
- * <p>At-least-once: a batch's offsets are committed only after Storm acks it; a failed or timed-out batch is
- * emitted again, the same records with the same id, from memory (the batches in flight are at most
- * {@code topology.max.spout.pending}), and nothing else is read twice: batches acked meanwhile are not re-read, so a
- * worker that dies re-reads only what it had not reported (exact results, see {@link FilterBolt}). A spout task that
- * restarts reads again from the last committed offset. All spout tasks share one
- * consumer group, which spreads the partitions over them; on a rebalance, the acked offsets of revoked
- * partitions are committed and their in-flight batches forgotten. See {@link KafkaBatchReader}, which holds the
- * Kafka logic, and {@code dev.bullet.ingest.OffsetTracker}.
+ * <p>Exactly once at the Join: a batch is one partition's records, and its key ({@link Fields#BATCH_KEY}) is its
+ * place in Kafka, (partition, first offset, last offset), the same whichever spout instance reads it, so the Join
+ * recognises a batch it merged already. A batch's offsets are committed only after Storm acks it; a failed or
+ * timed-out batch is emitted again, the same records with the same key, from memory (the batches in flight are at
+ * most {@code topology.max.spout.pending}), flagged {@link Fields#RETRY}. A spout task that restarts, or takes a
+ * partition over in a rebalance, reads again from the last committed offset; the records up to where the previous
+ * reader may have handed records out (recorded in the commit, see {@code KafkaBatchReader}) are sent flagged, with
+ * each record's offset, and the Join drops those it merged already. All spout tasks share one consumer group, which
+ * spreads the partitions over them; on a rebalance, the acked offsets of revoked partitions are committed and their
+ * in-flight batches forgotten. See {@link KafkaBatchReader}, which holds the Kafka logic, and
+ * {@code dev.bullet.ingest.OffsetTracker}.
  *
  * <p>Kafka errors never kill the worker: they are logged with context (at most every
  * {@value #ERROR_LOG_INTERVAL_MS} ms) and the read is retried on the next {@code nextTuple}.
@@ -54,7 +55,6 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     /** Batch id → the tuple emitted for it, until acked. */
     private transient Map<Long, Values> inFlight;
     private transient ArrayDeque<Long> retries;
-    private transient BatchKeyCounter keys;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -67,7 +67,6 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.lastErrorLogMs = Long.MIN_VALUE;
         this.inFlight = new HashMap<>();
         this.retries = new ArrayDeque<>();
-        this.keys = new BatchKeyCounter(new SplittableRandom());
         openReader();
     }
 
@@ -107,10 +106,26 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             return;
         }
         if (batch != null) {
-            Values values = new Values(batch.values(), batch.readTimeMs(), keys.next(), false);
+            Values values = new Values(batch.values(), batch.readTimeMs(), span(batch), batch.isReread());
             inFlight.put(batch.id(), values);
             collector.emit(Streams.RAW_BATCH, values, batch.id());
         }
+    }
+
+    /**
+     * A batch's place in Kafka, the same whichever reader reads it: (partition, first offset, last offset), then, for
+     * a batch read again after its partition changed reader, each value's offset (see {@code KafkaBatchReader}).
+     */
+    static long[] span(KafkaBatchReader.Batch batch) {
+        long[] offsets = batch.offsets();
+        long[] span = new long[3 + (offsets == null ? 0 : offsets.length)];
+        span[0] = batch.partition();
+        span[1] = batch.firstOffset();
+        span[2] = batch.lastOffset();
+        if (offsets != null) {
+            System.arraycopy(offsets, 0, span, 3, offsets.length);
+        }
+        return span;
     }
 
     @Override

@@ -82,14 +82,21 @@ public final class TopologyNames {
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
         /**
-         * {@code long}: the key of one raw batch, the same when the spout emits the batch again after a failure
-         * (0: none, e.g. from a plug-in spout). The Kafka spout's keys count up under a random prefix
-         * ({@code BatchKeyCounter}); any distinct keys work, keys that count up cost the Join least.
+         * {@code long[]}: the place of one raw batch in its source, the same whichever spout instance reads it, and
+         * when the spout emits it again: (source, first offset, last offset) — the Kafka spout's source is the
+         * partition — then, for a batch read again record by record, each record's offset. A plug-in spout may send
+         * a {@code long} key instead (0: none); see {@code DecodeBolt.span}.
          */
         public static final String BATCH_KEY = "batch_key";
-        /** {@code boolean}: the batch is emitted again (it failed or timed out downstream). */
+        /**
+         * {@code boolean}: the batch may have been merged before: emitted again (it failed or timed out downstream),
+         * or read again after its partition changed reader.
+         */
         public static final String RETRY = "retry";
-        /** {@code long[]}: the keys of the batches a partial covers. */
+        /**
+         * {@code long[]}: the spans (source, first offset, last offset) of the batches a tuple's partials cover: all
+         * of them for every partial of a first attempt; one per partial, in order, for a {@link #RETRY}.
+         */
         public static final String BATCH_KEYS = "batch_keys";
         /** {@code long}: the tick's time. */
         public static final String TIME = "time";

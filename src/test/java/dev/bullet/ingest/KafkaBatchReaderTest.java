@@ -1,6 +1,9 @@
 package dev.bullet.ingest;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -35,8 +39,8 @@ class KafkaBatchReaderTest {
     private KafkaBatchReader reader(int batchSize) {
         reader = new KafkaBatchReader(consumer, new KafkaSpoutConfig("127.0.0.1:1", TOPIC, "group", batchSize, 0),
             now::get);
-        consumer.rebalance(List.of(P0, P1));
         consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        consumer.rebalance(List.of(P0, P1));
         return reader;
     }
 
@@ -74,29 +78,82 @@ class KafkaBatchReaderTest {
         return consumer.commits.getOrDefault(tp, -1L);
     }
 
-    /** Records the reader's commits (MockConsumer forgets them on close and rebalance). */
+    /** Records the reader's commits (MockConsumer forgets them on close and rebalance), and their limits. */
     private static final class RecordingConsumer extends MockConsumer<byte[], byte[]> {
         final Map<TopicPartition, Long> commits = new HashMap<>();
+        final Map<TopicPartition, Long> limits = new HashMap<>();
+        final List<Runnable> held = new ArrayList<>();
+        /** Commits of the group made before this consumer joined it. */
+        final Map<TopicPartition, OffsetAndMetadata> previous = new HashMap<>();
+        boolean holdCallbacks;
 
         RecordingConsumer() {
             super("earliest");
         }
 
         private void record(Map<TopicPartition, OffsetAndMetadata> offsets) {
-            offsets.forEach((tp, offset) -> commits.put(tp, offset.offset()));
+            offsets.forEach((tp, offset) -> {
+                commits.put(tp, offset.offset());
+                long limit = HandOutLimit.parse(offset.metadata());
+                if (limit >= 0) {
+                    limits.merge(tp, limit, Math::max);
+                }
+            });
         }
 
         @Override
         public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
                                              OffsetCommitCallback callback) {
+            if (holdCallbacks && callback != null) {
+                held.add(() -> {
+                    record(offsets);
+                    callback.onComplete(offsets, null);
+                });
+                return;
+            }
             record(offsets);
             super.commitAsync(offsets, callback);
+        }
+
+        @Override
+        public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions,
+                                                                               Duration timeout) {
+            Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+            for (TopicPartition tp : partitions) {
+                OffsetAndMetadata own = super.committed(Set.of(tp), timeout).get(tp);
+                OffsetAndMetadata before = previous.get(tp);
+                if (own != null || before != null) {
+                    out.put(tp, own != null ? own : before);
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public synchronized long position(TopicPartition tp, Duration timeout) {
+            OffsetAndMetadata before = previous.get(tp);
+            if (before != null && super.committed(Set.of(tp), timeout).get(tp) == null) {
+                seek(tp, before.offset());
+            }
+            return super.position(tp, timeout);
+        }
+
+        void releaseCallbacks() {
+            holdCallbacks = false;
+            held.forEach(Runnable::run);
+            held.clear();
         }
 
         @Override
         public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
             record(offsets);
             super.commitSync(offsets, timeout);
+        }
+
+        @Override
+        public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            record(offsets);
+            super.commitSync(offsets);
         }
     }
 
@@ -131,16 +188,76 @@ class KafkaBatchReaderTest {
     }
 
     @Test
-    void batchMaySpanPartitions() {
+    void aBatchHoldsOnePartitionAndNamesItsOffsets() {
         reader(10);
         add(P0, values("a", 4));
         add(P1, values("b", 4));
-        KafkaBatchReader.Batch batch = reader.next();
-        assertEquals(8, batch.values().size());
-        reader.ack(batch.id());
+        KafkaBatchReader.Batch one = reader.next();
+        KafkaBatchReader.Batch other = reader.next();
+        assertEquals(4, one.values().size());
+        assertEquals(4, other.values().size());
+        assertNotEquals(one.partition(), other.partition());
+        assertEquals(0, one.firstOffset());
+        assertEquals(3, one.lastOffset());
+        assertFalse(one.isReread(), "nobody read these before");
+        reader.ack(one.id());
+        reader.ack(other.id());
         reader.commitSync();
         assertEquals(4, committed(P0));
         assertEquals(4, committed(P1));
+    }
+
+    @Test
+    void everyCommitRecordsAHandOutLimitAboveWhatWasHandedOut() {
+        reader(100);
+        for (int round = 0; round < 30; round++) {
+            add(P0, values("a", 100));
+            KafkaBatchReader.Batch batch = reader.next();
+            assertTrue(batch.lastOffset() < consumer.limits.get(P0), "handed out below the committed limit");
+            reader.ack(batch.id());
+            now.addAndGet(KafkaBatchReader.COMMIT_INTERVAL_MS);
+        }
+        assertTrue(consumer.limits.get(P0) >= 3000, "the limit moved up with the reading");
+    }
+
+    @Test
+    void noRecordAtOrAboveTheLimitIsHandedOutUntilACommitRaisesIt() {
+        consumer.holdCallbacks = true; // commits are never confirmed: the limit stays where the first one put it
+        reader(100);
+        long limit = HandOutLimit.allowance(100);
+        add(P0, values("a", (int) limit + 200));
+        long handed = 0;
+        for (int i = 0; i < 100; i++) {
+            KafkaBatchReader.Batch batch = reader.next();
+            if (batch != null) {
+                assertTrue(batch.lastOffset() < limit);
+                handed += batch.values().size();
+            }
+        }
+        assertEquals(limit, handed, "everything below the limit, nothing above it");
+        consumer.releaseCallbacks();
+        assertNotNull(reader.next(), "a confirmed commit raises the limit");
+    }
+
+    @Test
+    void aReaderTakingAPartitionOverSendsWhatItsPreviousReaderMayHaveHandedOutWithEachOffset() {
+        // the group's last commit, by the reader that had P0 before: at 5, having handed records out below 12
+        consumer.previous.put(P0, new OffsetAndMetadata(5, HandOutLimit.metadata(12)));
+        reader(5);
+        nextOffset.put(P0, 5L);
+        add(P0, "a5", null, "a7", "a8", "a9", "a10", "a11", "a12", "a13");
+        KafkaBatchReader.Batch first = reader.next();
+        assertEquals(5, first.firstOffset());
+        assertEquals(9, first.lastOffset());
+        assertArrayEquals(new long[] {5, 7, 8, 9}, first.offsets(), "each value's offset; the null one skipped");
+        KafkaBatchReader.Batch second = reader.next();
+        assertEquals(10, second.firstOffset());
+        assertEquals(11, second.lastOffset(), "a batch ends where the previous reader's limit does");
+        assertArrayEquals(new long[] {10, 11}, second.offsets());
+        KafkaBatchReader.Batch third = reader.next();
+        assertEquals(12, third.firstOffset());
+        assertFalse(third.isReread(), "above the previous limit: first reads, with boundaries of their own");
+        assertTrue(consumer.limits.get(P0) >= 12, "the new reader's commits keep the previous limit at least");
     }
 
     @Test
@@ -150,7 +267,7 @@ class KafkaBatchReaderTest {
         KafkaBatchReader.Batch batch = reader.next();
         reader.ack(batch.id());
         reader.next();
-        assertEquals(-1, committed(P0), "not before the commit interval");
+        assertEquals(0, committed(P0), "not before the commit interval (0: where the reader took the partition up)");
         now.addAndGet(KafkaBatchReader.COMMIT_INTERVAL_MS);
         reader.next();
         assertEquals(5, committed(P0));

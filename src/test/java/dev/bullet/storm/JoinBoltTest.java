@@ -192,16 +192,18 @@ class JoinBoltTest {
         bolt.execute(Tuples.query("q", COUNT_1S, start, 0));
         byte[] one = countPartial();
 
-        bolt.execute(Tuples.partial("q", one, new long[] {5L, 6L}, false));
-        bolt.execute(Tuples.partial("q", one, new long[] {5L}, true)); // its ack was lost: sent again, merged before
-        bolt.execute(Tuples.partial("q", one, new long[] {7L}, true)); // its Filter task died before reporting it
+        // spans: (partition, first offset, last offset)
+        bolt.execute(Tuples.partial("q", one, new long[] {0, 0, 99, 0, 100, 199}, false));
+        bolt.execute(Tuples.partial("q", one, new long[] {0, 0, 99}, true)); // its ack was lost: sent again, merged before
+        bolt.execute(Tuples.partial("q", one, new long[] {0, 200, 299}, true)); // its Filter task died before reporting it
+        bolt.execute(Tuples.partial("q", one, new long[] {0, 150, 150}, true)); // one record read again by a new reader
         bolt.execute(Tuples.partial("q", null, true));
         bolt.execute(Tuples.tick(0L));
 
         List<Emission> results = out.emitted(Streams.RESULT);
         assertEquals(1, results.size());
         List<Map<String, Object>> records = (List<Map<String, Object>>) json(results.get(0)).get("records");
-        assertEquals(2L, ((Number) records.get(0).get("COUNT")).longValue(), "batches 5/6 and 7, 5 once: " + records);
+        assertEquals(2L, ((Number) records.get(0).get("COUNT")).longValue(), "batches 0-99/100-199 and 200-299; 0-99 and 150 once: " + records);
     }
 
     /** A Filter task's partial of a global COUNT over one record. */
