@@ -78,6 +78,9 @@ public final class JoinEngine {
     private long overWorkerBytes;
     private long refused;
     private final MemoryBounds bounds;
+    /** What the spouts read and what is in flight: final results wait for it, at most {@link #readWaitMs}. */
+    private ReadProgress reads = ReadProgress.NONE;
+    private long readWaitMs;
     /** This task's share of {@code bullet.query.max.running}. */
     private final int maxRunningHere;
     private final WorkerMemory memory;
@@ -194,11 +197,20 @@ public final class JoinEngine {
         endPicked(now, out);
     }
 
+    /**
+     * Makes final results wait until every record batch read before a query's end was merged, at most
+     * {@code readWaitMs} after the end (see {@link JoinQuerier#tick(long, ReadProgress, long)}).
+     */
+    public void awaitReads(ReadProgress progress, long readWaitMs) {
+        this.reads = progress;
+        this.readWaitMs = readWaitMs;
+    }
+
     public void tick(long now, List<Emitted> out) {
         for (Iterator<Map.Entry<String, Owned>> it = queries.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Owned> e = it.next();
             Owned owned = e.getValue();
-            for (Result r : owned.querier().tick(now)) {
+            for (Result r : owned.querier().tick(now, reads, readWaitMs)) {
                 out.add(new Emitted(e.getKey(), owned.replyPartition(), r));
             }
             if (owned.querier().isDone()) {

@@ -52,6 +52,9 @@ public final class JoinQuerier {
     private final MergedBatches mergedBatches = new MergedBatches();
     /** Batches sent again that overlapped what was merged only in part (dropped; the results say so). */
     private long partlyMerged;
+    /** Batches read before the end that the final result misses (see {@link #tick(long, ReadProgress, long)}), and why. */
+    private long unreadBatches = -1;
+    private String unreadReason;
     /** When this task took the query up again after a restart (-1: never), and the last window that may miss data. */
     private long restoredAt = -1;
     private int incompleteUntilWindow;
@@ -215,6 +218,15 @@ public final class JoinQuerier {
 
     /** Moves time: closes due time windows, and ends the query when its duration is over. */
     public List<Result> tick(long now) {
+        return tick(now, ReadProgress.NONE, 0);
+    }
+
+    /**
+     * As above; the final result of a query whose duration is over also waits until every record batch read before
+     * its end was merged ({@code progress}), at most {@code readWaitMs} after the end; past that, or when batches were
+     * lost for good, its {@code meta} says so, with how many batches.
+     */
+    public List<Result> tick(long now, ReadProgress progress, long readWaitMs) {
         List<Result> out = new ArrayList<>(1);
         if (done) {
             return out;
@@ -225,9 +237,25 @@ public final class JoinQuerier {
             emitWindow(now, expected, out);
         }
         if (!done && now >= endTime && (finalPartials >= partitions || now >= FilterQuerier.saturatedAdd(endTime, finalGraceMs))) {
-            out.add(finish(now));
+            long lost = progress.lost(startTime, endTime);
+            if (lost > 0) {
+                unread(lost, "a DataSource spout task restarted after the query's end: batches it had read before the"
+                             + " end and not yet reported were read again only after the end");
+                out.add(finish(now));
+            } else if (progress.settled(endTime)) {
+                out.add(finish(now));
+            } else if (now >= FilterQuerier.saturatedAdd(endTime, readWaitMs)) {
+                unread(progress.unsettled(startTime, endTime), "record batches read before the query's end were not"
+                       + " merged within " + readWaitMs + " ms of the end (a worker failed and they were not sent again in time)");
+                out.add(finish(now));
+            }
         }
         return out;
+    }
+
+    private void unread(long batches, String reason) {
+        unreadBatches = batches;
+        unreadReason = reason;
     }
 
     /** Whether a time window is due to close at {@code now}. */
@@ -317,6 +345,10 @@ public final class JoinQuerier {
             m = new LinkedHashMap<>(m);
             m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
                                      "restartedAt", restoredAt, "window", windowNumber));
+        }
+        if (isFinal && unreadReason != null) {
+            m = new LinkedHashMap<>(m);
+            m.put(INCOMPLETE, Map.of("reason", unreadReason, "batches", unreadBatches, "window", windowNumber));
         }
         if (partlyMerged > 0) {
             m = new LinkedHashMap<>(m);
