@@ -97,6 +97,10 @@ public final class FilterEngine {
     private final CandidateBuffer candidates = new CandidateBuffer();
     private Record current;
     private long currentNow;
+    /** When the records being consumed were read from the source. */
+    private long currentRead;
+    /** How long an ended query stays, taking records read before its end that arrive late (see {@link #tick}). */
+    private long drainMs;
     /** Numbers the records of this engine, so a query met twice for one record (via two paths) consumes it once. */
     private long recordStamp;
     /** Records consumed so far; the adaptive placement's clock. */
@@ -205,6 +209,7 @@ public final class FilterEngine {
             }
         }
         group.members.add(member);
+        group.evaluator.readUntil = Long.MAX_VALUE; // a running member takes every record again
         memberOf.put(member, group);
     }
 
@@ -297,12 +302,21 @@ public final class FilterEngine {
 
     /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
     public void consume(List<? extends Record> records, long now, List<Partial> out) {
+        consume(records, now, now, out);
+    }
+
+    /**
+     * As above, for records read from the source at {@code readTime}: a query that ended here takes them only if they
+     * were read before its end.
+     */
+    public void consume(List<? extends Record> records, long now, long readTime, List<Partial> out) {
         out.addAll(pending);
         pending.clear();
         if (active.isEmpty() && shared.isEmpty()) {
             return;
         }
         currentNow = now;
+        currentRead = readTime;
         for (int from = 0, size = records.size(); from < size; from += INDEX_BATCH) {
             int to = Math.min(size, from + INDEX_BATCH);
             index.candidates(records, from, to, candidates);
@@ -470,7 +484,7 @@ public final class FilterEngine {
     }
 
     private void visit(FilterQuerier querier) {
-        if (!querier.markVisited(recordStamp)) {
+        if (!querier.markVisited(recordStamp) || currentRead >= querier.readUntil) {
             return;
         }
         if (!querier.isSatisfied()) {
@@ -484,7 +498,7 @@ public final class FilterEngine {
 
     /** A query the index knows matches the record: no filter test. */
     private void visitMatched(FilterQuerier querier) {
-        if (!querier.markVisited(recordStamp) || querier.isSatisfied()) {
+        if (!querier.markVisited(recordStamp) || querier.isSatisfied() || currentRead >= querier.readUntil) {
             return;
         }
         if (querier.consumeMatched(current, currentNow)) {
@@ -516,17 +530,26 @@ public final class FilterEngine {
             Shared group = groups.next();
             byte[] data = group.evaluator.takePartial();
             Iterator<FilterQuerier> members = group.members.iterator();
+            boolean allEnded = true;
+            long lastEnd = Long.MIN_VALUE;
             while (members.hasNext()) {
                 FilterQuerier member = members.next();
                 boolean expired = member.isExpired(now);
-                if (data != null || expired) {
-                    out.add(new Partial(member.id(), data, expired));
+                boolean first = expired && !member.lastSent;
+                if (data != null || first) {
+                    out.add(new Partial(member.id(), data, first));
                 }
-                if (expired) {
+                member.lastSent |= expired;
+                allEnded &= expired;
+                lastEnd = Math.max(lastEnd, member.endTime());
+                if (expired && drained(member, now)) {
                     members.remove();
                     queries.remove(member.id());
                     memberOf.remove(member);
                 }
+            }
+            if (allEnded) {
+                group.evaluator.readUntil = lastEnd;
             }
             if (group.members.isEmpty()) {
                 groups.remove();
@@ -537,16 +560,38 @@ public final class FilterEngine {
         while (it.hasNext()) {
             FilterQuerier querier = it.next();
             boolean expired = querier.isExpired(now);
+            boolean first = expired && !querier.lastSent;
             Object data = querier.takePayload();
-            if (data != null || expired) {
-                out.add(new Partial(querier.id(), data, expired));
+            if (data != null || first) {
+                out.add(new Partial(querier.id(), data, first));
             }
             if (expired) {
+                querier.lastSent = true;
+                querier.readUntil = querier.endTime();
+            }
+            if (expired && drained(querier, now)) {
                 it.remove();
                 queries.remove(querier.id());
                 running.remove(querier.id());
                 unindex(querier);
             }
         }
+    }
+
+    /**
+     * Whether an ended query has drained: it stays {@link #drainAfterEnd} past its end (unless the Join's COMPLETE
+     * removes it first), taking records read before its end that come late (a batch sent again after a failure).
+     */
+    private boolean drained(FilterQuerier querier, long now) {
+        return drainMs <= 0 || now >= FilterQuerier.saturatedAdd(querier.endTime(), drainMs);
+    }
+
+    /**
+     * Keeps ended queries for {@code ms} after their end, or until removed: their last partial leaves at the first
+     * tick after the end, and records read before the end that arrive later are still taken and reported. 0 (the
+     * default): an ended query leaves at that tick.
+     */
+    public void drainAfterEnd(long ms) {
+        this.drainMs = ms;
     }
 }

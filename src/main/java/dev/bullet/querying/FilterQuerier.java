@@ -64,6 +64,10 @@ public final class FilterQuerier {
     // ---- where the index holds this querier, learned by FilterEngine.adapt (the engine's thread only) ----
     /** Records tested (handed out undecided) and passed since {@link #placedAt}, the engine's record count then. */
     long tested;
+    /** Whether the task's last partial was sent (the query ended here and drains, see {@code FilterEngine#tick}). */
+    boolean lastSent;
+    /** Records read at or after this are not the query's (set once it ended here; until then, none is refused). */
+    long readUntil = Long.MAX_VALUE;
     long passed;
     long placedAt;
     /** The AND conjunct the index holds it under now ({@link FilterEngine#DEFAULT_PLACEMENT}: the index's own choice). */
@@ -273,6 +277,11 @@ public final class FilterQuerier {
 
     public boolean isExpired(long now) {
         return now >= endTime;
+    }
+
+    /** When the query's duration is over. */
+    public long endTime() {
+        return endTime;
     }
 
     public boolean isRaw() {

@@ -40,6 +40,17 @@ public final class BulletTopology {
     private BulletTopology() {
     }
 
+    /**
+     * How long after a query's end its final result may wait for record batches read before the end: Storm fails a
+     * timed-out tuple between one and two {@code topology.message.timeout.secs} after it was emitted, then the spout
+     * sends it again; two timeouts and two seconds cover that.
+     */
+    static long readWaitMs(Map<String, Object> conf) {
+        Object secs = conf == null ? null : conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS);
+        long timeout = secs instanceof Number n ? n.longValue() : MESSAGE_TIMEOUT_SECS;
+        return 2 * timeout * 1000 + 2000;
+    }
+
     /** Builds the topology; a bad plug-in spout class is a {@link BulletException} naming the key. */
     public static StormTopology build(BulletSettings settings) {
         return build(settings, new KafkaPubSubFactory(settings));
@@ -79,8 +90,9 @@ public final class BulletTopology {
         resources(filter, spec(settings, Component.FILTER_BOLT));
 
         var byId = StreamFields.of(Fields.ID);
-        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS,
-                                                                          Clock.SYSTEM),
+        boolean kafkaSpout = settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME).isBlank();
+        JoinBolt joinBolt = new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS, Clock.SYSTEM);
+        BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, kafkaSpout ? joinBolt.awaitingReads() : joinBolt,
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)
@@ -89,6 +101,9 @@ public final class BulletTopology {
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.RESTORE, byId)
                              .allGrouping(Components.FILTER_BOLT, Streams.HELLO)
                              .allGrouping(Components.DATASOURCE_BOLT, Streams.HELLO);
+        if (kafkaSpout) { // what the spout tasks have in flight: final results wait for it
+            join.allGrouping(Components.DATASOURCE_SPOUT, Streams.READS);
+        }
         resources(join, spec(settings, Component.JOIN_BOLT));
 
         resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())

@@ -80,6 +80,8 @@ public class FilterBolt extends BaseRichBolt {
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = Wakeups.waking(collector);
         this.engine = new FilterEngine(settings, bounds);
+        // an ended query stays while batches read before its end may still come (sent again after a failure)
+        engine.drainAfterEnd(BulletTopology.readWaitMs(conf));
         this.out = new ArrayList<>();
         this.outSpans = new ArrayList<>();
         this.unreported = new ArrayList<>();
@@ -177,20 +179,21 @@ public class FilterBolt extends BaseRichBolt {
         long[] span = DecodeBolt.span(tuple);
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
         List<Record> records = (List<Record>) tuple.getValueByField(Fields.RECORDS);
+        long readTime = tuple.getLongByField(Fields.READ_TIME);
         if (latency != null) {
-            latency.record(clock.now() - tuple.getLongByField(Fields.READ_TIME), records.size());
+            latency.record(clock.now() - readTime, records.size());
         }
         if (retry) {
             flush(); // the partials so far must not include the retried batch
             if (span.length > 3) {
                 for (int i = 0; i < records.size() && i + 3 < span.length; i++) {
                     int before = out.size();
-                    engine.consume(List.of(records.get(i)), clock.now(), out);
+                    engine.consume(List.of(records.get(i)), clock.now(), readTime, out);
                     engine.tick(clock.now(), out);
                     spanEach(before, span[0], span[i + 3], span[i + 3]);
                 }
             } else {
-                engine.consume(records, clock.now(), out);
+                engine.consume(records, clock.now(), readTime, out);
                 engine.tick(clock.now(), out);
                 if (span.length == 3) {
                     spanEach(0, span[0], span[1], span[2]);
@@ -200,7 +203,7 @@ public class FilterBolt extends BaseRichBolt {
             collector.ack(tuple);
             return;
         }
-        engine.consume(records, clock.now(), out);
+        engine.consume(records, clock.now(), readTime, out);
         emit(List.of(tuple), span.length > 3 ? Arrays.copyOf(span, 3) : span, false); // RAW partials of this batch
         if (engine.isEmpty()) {
             collector.ack(tuple);

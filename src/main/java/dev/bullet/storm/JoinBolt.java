@@ -5,6 +5,7 @@ import dev.bullet.pubsub.Signal;
 import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.ReadWatermarks;
 import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
 import dev.bullet.querying.WorkerMemory;
@@ -43,12 +44,15 @@ public class JoinBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
     private static final long[] NO_SPANS = new long[0];
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
-                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK);
+                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK, Streams.READS);
     private final QuerySettings settings;
     private final MemoryBounds bounds;
     private final long finalGraceMs;
     private final Clock clock;
     private final int helloCount;
+    /** Whether the DataSource spout tasks report what they have in flight ({@link Streams#READS}). */
+    private boolean awaitReads;
+    private transient ReadWatermarks reads;
     private transient OutputCollector collector;
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
@@ -82,6 +86,15 @@ public class JoinBolt extends BaseRichBolt {
         this.clock = clock;
     }
 
+    /**
+     * Makes final results wait for the record batches read before a query's end, as the DataSource spout tasks report
+     * them on {@link Streams#READS} (the Kafka spout does; a plug-in spout does not).
+     */
+    public JoinBolt awaitingReads() {
+        this.awaitReads = true;
+        return this;
+    }
+
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = Wakeups.waking(collector);
@@ -91,6 +104,10 @@ public class JoinBolt extends BaseRichBolt {
         WorkerMemory memory = MemoryBounds.NONE.equals(bounds) ? WorkerMemory.unbounded()
                 : WorkerMemory.of(context.getStormId(), bounds.workerBytes(Runtime.getRuntime().maxMemory()));
         this.engine = new JoinEngine(settings, filterTasks, finalGraceMs, bounds, joinTasks, memory);
+        if (awaitReads) {
+            this.reads = new ReadWatermarks(Math.max(1, context.getComponentTasks(Components.DATASOURCE_SPOUT).size()));
+            engine.awaitReads(reads, BulletTopology.readWaitMs(conf));
+        }
         this.out = new ArrayList<>();
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
@@ -183,6 +200,12 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.TICK:
                 engine.tick(clock.now(), out);
+                break;
+            case Streams.READS:
+                if (reads != null) {
+                    reads.report(tuple.getIntegerByField(Fields.TASK), tuple.getLongByField(Fields.INSTANCE),
+                                 tuple.getLongByField(Fields.TIME), (long[]) tuple.getValueByField(Fields.PENDING));
+                }
                 break;
             default:
                 throw new IllegalStateException("The Join bolt is not wired to stream " + tuple.getSourceStreamId()

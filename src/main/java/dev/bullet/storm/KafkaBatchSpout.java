@@ -7,6 +7,7 @@ import dev.bullet.storm.TopologyNames.Streams;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
 public final class KafkaBatchSpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
     static final long ERROR_LOG_INTERVAL_MS = 10_000;
+    /** How often the spout tells the Join tasks what it has in flight. */
+    static final long REPORT_INTERVAL_MS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchSpout.class);
 
     private final KafkaSpoutConfig config;
@@ -55,6 +58,10 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     /** Batch id → the tuple emitted for it, until acked. */
     private transient Map<Long, Values> inFlight;
     private transient ArrayDeque<Long> retries;
+    private transient int taskId;
+    /** Drawn at open: the Join tells a restarted task (whose batches in flight were lost) by it. */
+    private transient long instance;
+    private transient long lastReport;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -67,6 +74,9 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.lastErrorLogMs = Long.MIN_VALUE;
         this.inFlight = new HashMap<>();
         this.retries = new ArrayDeque<>();
+        this.taskId = context.getThisTaskId();
+        this.instance = ThreadLocalRandom.current().nextLong();
+        this.lastReport = Long.MIN_VALUE / 2;
         openReader();
     }
 
@@ -84,6 +94,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
 
     @Override
     public void nextTuple() {
+        report();
         if (reader == null && !openReader()) {
             return;
         }
@@ -113,6 +124,24 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     }
 
     /**
+     * Tells the Join tasks, every {@value #REPORT_INTERVAL_MS} ms, the read times of the batches in flight: a query's
+     * final result waits until none read before its end is (see {@code ReadWatermarks}).
+     */
+    private void report() {
+        long now = Time.currentTimeMillis();
+        if (now - lastReport < REPORT_INTERVAL_MS) {
+            return;
+        }
+        lastReport = now;
+        long[] pending = new long[inFlight.size()];
+        int i = 0;
+        for (Values values : inFlight.values()) {
+            pending[i++] = (Long) values.get(1);
+        }
+        collector.emit(Streams.READS, new Values(taskId, instance, now, pending));
+    }
+
+    /**
      * A batch's place in Kafka, the same whichever reader reads it: (partition, first offset, last offset), then, for
      * a batch read again after its partition changed reader, each value's offset (see {@code KafkaBatchReader}).
      */
@@ -131,6 +160,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     @Override
     public void ack(Object msgId) {
         inFlight.remove(msgId);
+        report(); // also while max.spout.pending holds nextTuple back
         if (reader != null) {
             reader.ack((Long) msgId);
         }
@@ -172,6 +202,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.RAW_BATCH, StreamFields.of(Fields.BATCH, Fields.READ_TIME,
                                                                                     Fields.BATCH_KEY, Fields.RETRY));
+        declarer.declareStream(Streams.READS, StreamFields.of(Fields.TASK, Fields.INSTANCE, Fields.TIME, Fields.PENDING));
     }
 
     private void logError(String what, KafkaException e) {

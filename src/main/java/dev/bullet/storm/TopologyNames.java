@@ -45,6 +45,11 @@ public final class TopologyNames {
         public static final String HELLO = "hello";
         /** Join → one restarted Filter or decode task (direct): a running query, as on {@link #QUERY}. */
         public static final String REPLAY = "replay";
+        /**
+         * DataSource spout → Join (all): every 100 ms, the read times of the spout task's batches in flight (final
+         * results wait for those read before a query's end).
+         */
+        public static final String READS = "reads";
         /** Filter → Join (by id): a running query for a restarted Join task ({@link Fields#TASK}) to take up again. */
         public static final String RESTORE = "restore";
 
@@ -100,6 +105,10 @@ public final class TopologyNames {
         public static final String BATCH_KEYS = "batch_keys";
         /** {@code long}: the tick's time. */
         public static final String TIME = "time";
+        /** {@code long}: a spout task's instance, drawn when it opens. */
+        public static final String INSTANCE = "instance";
+        /** {@code long[]}: the read times of a spout task's batches in flight. */
+        public static final String PENDING = "pending";
         /** {@code int}: a task id (the task that said hello, or the Join task a query is restored to). */
         public static final String TASK = "task";
 
