@@ -3,6 +3,7 @@ package dev.bullet.querying;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.Record;
+import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -275,6 +276,45 @@ class FilterEngineTest {
         engine.consume(List.of(rec("a", 3)), T0 + 10_001, out);
         engine.tick(T0 + 10_100, out);
         assertEquals(List.of(), out);
+    }
+
+    @Test
+    void anEndedQueryDrainsTakingOnlyRecordsReadBeforeItsEnd() {
+        engine.drainAfterEnd(5_000);
+        assertTrue(engine.add("q", COUNT, T0));
+        engine.tick(T0 + 10_000, out);
+        assertEquals(List.of(new FilterEngine.Partial("q", null, true)), out, "the last partial leaves at the end");
+        assertEquals(1, engine.size(), "kept while late batches may come");
+
+        out.clear();
+        engine.consume(List.of(rec("a", 1)), T0 + 12_000, T0 + 9_000, out); // read before the end, sent again late
+        engine.consume(List.of(rec("a", 2)), T0 + 12_000, T0 + 10_000, out); // read at the end: not the query's
+        engine.tick(T0 + 12_100, out);
+        assertEquals(1, out.size());
+        assertFalse(out.get(0).last(), "one last per task");
+        assertEquals(1L, count(out.get(0).data()));
+
+        out.clear();
+        engine.tick(T0 + 15_000, out);
+        assertEquals(List.of(), out);
+        assertTrue(engine.isEmpty(), "gone once drained");
+    }
+
+    @Test
+    void aRemovedQueryDoesNotWaitForItsDrain() {
+        engine.drainAfterEnd(5_000);
+        assertTrue(engine.add("q", COUNT, T0));
+        engine.tick(T0 + 10_000, out);
+        assertTrue(engine.remove("q"), "the Join's COMPLETE");
+        assertTrue(engine.isEmpty());
+    }
+
+    private static long count(byte[] partial) {
+        JoinQuerier join = new JoinQuerier("q", Queries.parse(COUNT, QuerySettings.defaults()), T0,
+                                           QuerySettings.defaults(), 1, 0);
+        join.combine(partial, true, T0 + 20_000);
+        List<Result> results = join.tick(T0 + 20_000);
+        return ((Number) results.get(0).records().get(0).get("COUNT")).longValue();
     }
 
     @Test

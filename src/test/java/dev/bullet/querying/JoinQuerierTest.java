@@ -428,4 +428,64 @@ class JoinQuerierTest {
         assertFalse(r.records() instanceof RawRows);
         assertEquals(List.of(mapOf("n", 3L), mapOf("n", 2L), mapOf("n", 1L)), r.records());
     }
+    /** A progress that tells what the test sets. */
+    private static final class Progress implements ReadProgress {
+        boolean settled;
+        long unsettled;
+        long lost;
+
+        @Override
+        public boolean settled(long end) {
+            return settled;
+        }
+
+        @Override
+        public long unsettled(long start, long end) {
+            return unsettled;
+        }
+
+        @Override
+        public long lost(long start, long end) {
+            return lost;
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theFinalResultWaitsForTheBatchesReadBeforeTheEndThenSaysHowManyItMisses() {
+        Pipeline p = new Pipeline("{" + COUNT + ", \"duration\": 1000}");
+        Progress progress = new Progress();
+        progress.unsettled = 3;
+        p.join.combine(null, true, T0 + 1000);
+        assertEquals(List.of(), p.join.tick(T0 + 1000, progress, 5000), "a batch read before the end is in flight");
+        assertEquals(List.of(), p.join.tick(T0 + 5999, progress, 5000));
+        List<Result> out = p.join.tick(T0 + 6000, progress, 5000);
+        assertEquals(1, out.size());
+        Map<String, Object> incomplete = (Map<String, Object>) out.get(0).meta().get(JoinQuerier.INCOMPLETE);
+        assertEquals(3L, incomplete.get("batches"));
+    }
+
+    @Test
+    void aSettledQueryEndsAtOnceWithoutFlag() {
+        Pipeline p = new Pipeline("{" + COUNT + ", \"duration\": 1000}");
+        Progress progress = new Progress();
+        p.join.combine(null, true, T0 + 1000);
+        assertEquals(List.of(), p.join.tick(T0 + 1000, progress, 5000));
+        progress.settled = true;
+        List<Result> out = p.join.tick(T0 + 1100, progress, 5000);
+        assertEquals(1, out.size());
+        assertFalse(out.get(0).meta().containsKey(JoinQuerier.INCOMPLETE));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void batchesLostForGoodEndTheQueryAtOnceWithTheirCount() {
+        Pipeline p = new Pipeline("{" + COUNT + ", \"duration\": 1000}");
+        Progress progress = new Progress();
+        progress.lost = 2;
+        p.join.combine(null, true, T0 + 1000);
+        List<Result> out = p.join.tick(T0 + 1000, progress, 5000);
+        assertEquals(1, out.size());
+        assertEquals(2L, ((Map<String, Object>) out.get(0).meta().get(JoinQuerier.INCOMPLETE)).get("batches"));
+    }
 }
