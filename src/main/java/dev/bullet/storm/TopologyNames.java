@@ -36,6 +36,11 @@ public final class TopologyNames {
         public static final String PARTIAL = "partial";
         /** Join → Result bolt: results to publish. */
         public static final String RESULT = "result";
+        /**
+         * Result bolt → Join (by id): Kafka has a result (or the Result bolt gave up on it and sent an error result
+         * instead), so its Join task stops keeping it ({@link Fields#DELIVERY}).
+         */
+        public static final String CONFIRM = "confirm";
         /** Tick spout → Filter and Join (all): the clock. */
         public static final String TICK = "tick";
         /**
@@ -81,6 +86,11 @@ public final class TopologyNames {
         public static final String RESULT = "result";
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
+        /**
+         * {@code String}: a result's delivery id, made by its Join task and the same whenever the Join sends it
+         * again; REST drops a second copy by it.
+         */
+        public static final String DELIVERY = "delivery";
         /**
          * {@code long}: the key of one raw batch, the same when the spout emits the batch again after a failure
          * (0: none, e.g. from a plug-in spout). The Kafka spout's keys count up under a random prefix
