@@ -218,12 +218,20 @@ public class JoinBolt extends BaseRichBolt {
         for (JoinEngine.Emitted e : out) {
             boolean last = e.result().isFinal();
             unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
+            emitResults();
             if (last) {
                 collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
             }
         }
         out.clear();
-        for (Outgoing r : outgoing) { // unanchored: kept here until confirmed, not replayed by Storm
+        emitResults();
+        countQueries();
+        collector.ack(tuple);
+    }
+
+    /** Emits the results to send (new, sent again, or no longer held back); unanchored: kept until confirmed. */
+    private void emitResults() {
+        for (Outgoing r : outgoing) {
             collector.emit(Streams.RESULT, new Values(r.queryId(), r.json(), r.replyPartition(), r.last(),
                                                       r.deliveryId()));
         }
@@ -232,8 +240,6 @@ public class JoinBolt extends BaseRichBolt {
             unconfirmedDropped.incrBy(unconfirmed.dropped() - countedDropped);
             countedDropped = unconfirmed.dropped();
         }
-        countQueries();
-        collector.ack(tuple);
     }
 
     /** The partials of one Filter tuple, in order; one that cannot be merged is logged and skipped, not the rest. */
