@@ -48,7 +48,7 @@ public class JoinBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
                                                                         Streams.SIGNAL, Streams.PARTIAL, Streams.TICK,
-                                                    Streams.CONFIRM);
+                                                                        Streams.CONFIRM);
     private final QuerySettings settings;
     private final MemoryBounds bounds;
     private final long finalGraceMs;
