@@ -69,6 +69,8 @@ public final class SettingsTable {
     public static final String TOPOLOGY_WORKERS = "bullet.topology.workers";
     public static final String TOPOLOGY_ACKING_ENABLE = "bullet.topology.acking.enable";
     public static final String TOPOLOGY_MAX_SPOUT_PENDING = "bullet.topology.max.spout.pending";
+    public static final String JOIN_UNCONFIRMED_MAX_RESULTS = "bullet.topology.join.unconfirmed.max.results";
+    public static final String JOIN_UNCONFIRMED_MAX_BYTES = "bullet.topology.join.unconfirmed.max.bytes";
 
     // Tick
     public static final String TICK_SPOUT_INTERVAL_MS = "bullet.topology.tick.spout.interval.ms";
@@ -236,6 +238,13 @@ public final class SettingsTable {
         t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 20, atLeast(1),
                 "Unacked batches per DataSource spout task before it pauses (Storm's topology.max.spout.pending, "
                         + "which wins if also set).");
+        t.define(JOIN_UNCONFIRMED_MAX_RESULTS, INT, 10_000, atLeast(1),
+                "Most results a Join task keeps until the Result bolt confirms Kafka has them (to send them again "
+                        + "if the Result bolt's worker dies); past it the oldest are no longer kept, logged and counted "
+                        + "in bullet_results_unconfirmed_dropped.");
+        t.define(JOIN_UNCONFIRMED_MAX_BYTES, LONG, 67_108_864, atLeast(1),
+                "Most bytes (characters) of results a Join task keeps until the Result bolt confirms them, as "
+                        + JOIN_UNCONFIRMED_MAX_RESULTS + "; a result alone larger is sent once and not kept.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));

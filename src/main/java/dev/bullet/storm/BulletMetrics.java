@@ -37,6 +37,13 @@ public final class BulletMetrics {
     public static final String FILTER_LATENCY = "bullet_filter_latency";
     /** Results the Result bolt could not publish (the PubSub refused them); each is also logged. */
     public static final String RESULTS_DROPPED = "bullet_results_dropped";
+    /** Results a Join task keeps until the Result bolt confirms Kafka has them (a gauge). */
+    public static final String RESULTS_UNCONFIRMED = "bullet_results_unconfirmed";
+    /**
+     * Results a Join task stopped keeping before the Result bolt confirmed them: past the bounds
+     * {@code bullet.topology.join.unconfirmed.max.*}, or after their last re-send; each is also logged.
+     */
+    public static final String RESULTS_UNCONFIRMED_DROPPED = "bullet_results_unconfirmed_dropped";
     /** Messages on the request topic that are not PubSub messages, skipped by the query spout. */
     public static final String PUBSUB_MESSAGES_MALFORMED = "bullet_pubsub_messages_malformed";
     /** RLIKE queries whose pattern requires no literal, so they meet every record with a value on their field. */

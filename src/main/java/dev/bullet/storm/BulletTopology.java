@@ -2,6 +2,7 @@ package dev.bullet.storm;
 
 import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.pubsub.UnconfirmedResults;
 import dev.bullet.ingest.KafkaSpoutConfig;
 import dev.bullet.BulletException;
 import dev.bullet.common.Clock;
@@ -57,6 +58,11 @@ public final class BulletTopology {
     }
 
     public static StormTopology build(BulletSettings settings, PubSubFactory pubSub) {
+        return build(settings, pubSub, new ResultBolt(pubSub));
+    }
+
+    /** With this Result bolt (a test's, that loses results as a dying worker would). */
+    static StormTopology build(BulletSettings settings, PubSubFactory pubSub, ResultBolt resultBolt) {
         QuerySettings query = QuerySettings.from(settings);
         MemoryBounds bounds = MemoryBounds.from(settings);
         long tickMs = settings.tickIntervalMs();
@@ -91,7 +97,8 @@ public final class BulletTopology {
 
         var byId = StreamFields.of(Fields.ID);
         boolean kafkaSpout = settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME).isBlank();
-        JoinBolt joinBolt = new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS, Clock.SYSTEM);
+        JoinBolt joinBolt = new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS, Clock.SYSTEM)
+                .keeping(UnconfirmedResults.Policy.from(settings));
         BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, kafkaSpout ? joinBolt.awaitingReads() : joinBolt,
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
@@ -100,13 +107,14 @@ public final class BulletTopology {
                              .allGrouping(Components.TICK_SPOUT, Streams.TICK)
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.RESTORE, byId)
                              .allGrouping(Components.FILTER_BOLT, Streams.HELLO)
-                             .allGrouping(Components.DATASOURCE_BOLT, Streams.HELLO);
+                             .allGrouping(Components.DATASOURCE_BOLT, Streams.HELLO)
+                             .fieldsGrouping(Components.RESULT_BOLT, Streams.CONFIRM, byId);
         if (kafkaSpout) { // what the spout tasks have in flight: final results wait for it
             join.allGrouping(Components.DATASOURCE_SPOUT, Streams.READS);
         }
         resources(join, spec(settings, Component.JOIN_BOLT));
 
-        resources(b.setBolt(Components.RESULT_BOLT, new ResultBolt(pubSub), spec(settings, Component.RESULT_BOLT).parallelism())
+        resources(b.setBolt(Components.RESULT_BOLT, resultBolt, spec(settings, Component.RESULT_BOLT).parallelism())
                    .shuffleGrouping(Components.JOIN_BOLT, Streams.RESULT)
                    .allGrouping(Components.TICK_SPOUT, Streams.TICK), // acts on send outcomes when no result comes
                   spec(settings, Component.RESULT_BOLT));

@@ -110,7 +110,7 @@ public final class BulletTopologyMain {
     /**
      * One line on the topology's cycles, which Storm reports at submission as a warning with a stack trace (the
      * shipped log4j2 configurations drop that trace): the COMPLETE signals from the Join back to the Filter and
-     * decode bolts make a loop, by design (SPEC §3).
+     * decode bolts make a loop, and so do the Result bolt's confirmations back to the Join, by design (SPEC §3).
      */
     static String cycleNote(StormTopology topology, String name) {
         List<List<String>> cycles = Utils.findComponentCycles(topology, name);
@@ -121,8 +121,8 @@ public final class BulletTopologyMain {
         for (List<String> cycle : cycles) {
             loops.append(loops.length() == 0 ? "" : "; ").append(String.join(" -> ", cycle));
         }
-        return "Submitting topology " + name + "; its loops (" + loops + ") carry the Join's COMPLETE signal back, "
-               + "by design: Storm's \"contains cycles\" notice is not an error.";
+        return "Submitting topology " + name + "; its loops (" + loops + ") carry the Join's COMPLETE signal and the Result bolt's "
+               + "confirmations back, by design: Storm's \"contains cycles\" notice is not an error.";
     }
 
     /** Reads the command line; throws {@link Cli.UsageException} for one that cannot run. */

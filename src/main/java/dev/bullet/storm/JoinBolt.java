@@ -2,6 +2,8 @@ package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.UnconfirmedResults;
+import dev.bullet.pubsub.UnconfirmedResults.Outgoing;
 import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
@@ -27,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The Join bolt (SPEC §3.5): a thin adapter over {@link JoinEngine}. Owns queries by id; emits every result to
@@ -36,6 +39,9 @@ import java.util.Set;
  * <p>Restarts: a (re)started Filter or decode task says hello and gets every running query of this task replayed to
  * it directly; when this task (re)starts it says hello to the Filter tasks, which hand back the queries it owned,
  * taken up again with results that say which windows may be incomplete.
+ *
+ * <p>Results: every result is kept ({@link UnconfirmedResults}) until the Result bolt confirms Kafka has it, and sent
+ * again on the tick if no confirmation came, so results survive the death of the Result bolt's worker.
  */
 public class JoinBolt extends BaseRichBolt {
     /** How many times a (re)started Join task says hello, a second apart. */
@@ -44,7 +50,8 @@ public class JoinBolt extends BaseRichBolt {
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
     private static final long[] NO_SPANS = new long[0];
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
-                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK, Streams.READS);
+                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK,
+                                                                        Streams.CONFIRM, Streams.READS);
     private final QuerySettings settings;
     private final MemoryBounds bounds;
     private final long finalGraceMs;
@@ -53,6 +60,7 @@ public class JoinBolt extends BaseRichBolt {
     /** Whether the DataSource spout tasks report what they have in flight ({@link Streams#READS}). */
     private boolean awaitReads;
     private transient ReadWatermarks reads;
+    private UnconfirmedResults.Policy keeping = UnconfirmedResults.Policy.DEFAULT;
     private transient OutputCollector collector;
     private transient JoinEngine engine;
     private transient List<JoinEngine.Emitted> out;
@@ -67,6 +75,10 @@ public class JoinBolt extends BaseRichBolt {
     private transient List<Integer> queryTakers;
     private transient int hellos;
     private transient long lastHello;
+    private transient UnconfirmedResults unconfirmed;
+    private transient List<Outgoing> outgoing;
+    private transient CountMetric unconfirmedDropped;
+    private transient long countedDropped;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
         this(settings, finalGraceMs, 1, clock);
@@ -92,6 +104,12 @@ public class JoinBolt extends BaseRichBolt {
      */
     public JoinBolt awaitingReads() {
         this.awaitReads = true;
+        return this;
+    }
+
+    /** How long results are kept until the Result bolt confirms them, and how often they are sent again. */
+    public JoinBolt keeping(UnconfirmedResults.Policy policy) {
+        this.keeping = policy;
         return this;
     }
 
@@ -122,6 +140,11 @@ public class JoinBolt extends BaseRichBolt {
         this.lastHello = Long.MIN_VALUE / 2;
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
         queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
+        this.unconfirmed = new UnconfirmedResults(Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-"
+                                                  + taskId + "-", keeping, clock);
+        this.outgoing = new ArrayList<>();
+        metrics.gauge(BulletMetrics.RESULTS_UNCONFIRMED, unconfirmed::size);
+        this.unconfirmedDropped = metrics.counter(BulletMetrics.RESULTS_UNCONFIRMED_DROPPED);
     }
 
     private void countQueries() {
@@ -154,6 +177,7 @@ public class JoinBolt extends BaseRichBolt {
         } catch (RuntimeException | StackOverflowError e) {
             // contained to this tuple: a bug here must not kill the worker; logged, the tuple acked
             out.clear();
+            outgoing.clear();
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
                       tuple.getSourceComponent(), e);
             collector.ack(tuple);
@@ -192,6 +216,7 @@ public class JoinBolt extends BaseRichBolt {
             case Streams.SIGNAL:
                 id = tuple.getStringByField(Fields.ID);
                 if (Signal.KILL.name().equals(tuple.getStringByField(Fields.SIGNAL)) && engine.kill(id)) {
+                    unconfirmed.forget(id);
                     collector.emit(Streams.SIGNAL, new Values(id, Signal.COMPLETE.name()));
                 }
                 break;
@@ -200,6 +225,10 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.TICK:
                 engine.tick(clock.now(), out);
+                unconfirmed.resend(outgoing);
+                break;
+            case Streams.CONFIRM:
+                unconfirmed.confirm(tuple.getStringByField(Fields.DELIVERY), outgoing);
                 break;
             case Streams.READS:
                 if (reads != null) {
@@ -213,14 +242,29 @@ public class JoinBolt extends BaseRichBolt {
         }
         for (JoinEngine.Emitted e : out) {
             boolean last = e.result().isFinal();
-            collector.emit(Streams.RESULT, new Values(e.id(), e.result().toJson(), e.replyPartition(), last));
+            unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
+            emitResults();
             if (last) {
                 collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
             }
         }
         out.clear();
+        emitResults();
         countQueries();
         collector.ack(tuple);
+    }
+
+    /** Emits the results to send (new, sent again, or no longer held back); unanchored: kept until confirmed. */
+    private void emitResults() {
+        for (Outgoing r : outgoing) {
+            collector.emit(Streams.RESULT, new Values(r.queryId(), r.json(), r.replyPartition(), r.last(),
+                                                      r.deliveryId()));
+        }
+        outgoing.clear();
+        if (unconfirmed.dropped() != countedDropped) {
+            unconfirmedDropped.incrBy(unconfirmed.dropped() - countedDropped);
+            countedDropped = unconfirmed.dropped();
+        }
     }
 
     /**
@@ -263,7 +307,8 @@ public class JoinBolt extends BaseRichBolt {
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.RESULT, StreamFields.of(Fields.ID, Fields.RESULT,
-                                                                                 Fields.REPLY_PARTITION, Fields.FINAL));
+                                                                                 Fields.REPLY_PARTITION, Fields.FINAL,
+                                                                                 Fields.DELIVERY));
         declarer.declareStream(Streams.SIGNAL, StreamFields.of(Fields.ID, Fields.SIGNAL));
         declarer.declareStream(Streams.HELLO, StreamFields.of(Fields.TASK));
         declarer.declareStream(Streams.REPLAY, true, StreamFields.of(Fields.ID, Fields.QUERY,

@@ -6,6 +6,7 @@ import dev.bullet.config.SettingsTable;
 import dev.bullet.config.StormDefaults;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.generated.StormTopology;
 
 import java.util.HashMap;
 import java.util.List;
@@ -45,11 +46,16 @@ public final class LocalClusterRunner implements AutoCloseable {
 
     /** Builds the topology from {@code settings} and submits it to a new local cluster. */
     public static LocalClusterRunner start(BulletSettings settings) {
+        return start(settings, BulletTopology.build(settings));
+    }
+
+    /** Same, with a topology built from {@code settings} by the caller (a test's, with a part that misbehaves). */
+    static LocalClusterRunner start(BulletSettings settings, StormTopology topology) {
         LocalClusterRunner runner = new LocalClusterRunner(settings.getString(SettingsTable.TOPOLOGY_NAME));
         try {
             runner.zookeeper = LoopbackZookeeper.start();
             runner.cluster = new LocalCluster.Builder().withDaemonConf(daemonConf(runner.zookeeper)).build();
-            runner.cluster.submitTopology(runner.name, config(settings), BulletTopology.build(settings));
+            runner.cluster.submitTopology(runner.name, config(settings), topology);
         } catch (Exception e) {
             runner.close();
             throw new BulletException("cannot start the topology in local mode: " + e.getMessage(), e);

@@ -18,12 +18,15 @@ import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -32,8 +35,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * executor's thread ({@link Deliveries}): on every tuple and on every tick of the tick spout, so a failed send is
  * tried again ({@link RetryPolicy#DEFAULT}) even when no result comes. A result still undelivered after the last
  * attempt, or larger than a result may be, is counted in {@code bullet_results_dropped}, logged with its query id,
- * and replaced by a small error result, so the client hears of it. Each result carries a delivery id unique to it
- * (a random prefix per task, then a counter), the same on every attempt, by which REST drops a second copy.
+ * and replaced by a small error result, so the client hears of it. Each result carries the delivery id its Join
+ * task gave it, the same on every attempt and on every re-send by the Join, by which REST drops a second copy.
+ * Once Kafka confirmed a result (or it was given up and the error result sent), the bolt tells the result's Join task
+ * on {@link Streams#CONFIRM}, which stops keeping it. A result the Join sends again while this task is still trying to
+ * deliver it is acked and not sent twice.
  */
 public class ResultBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
@@ -49,6 +55,8 @@ public class ResultBolt extends BaseRichBolt {
     private transient CountMetric dropped;
     private transient String deliveryPrefix;
     private transient long deliveryCount;
+    /** Delivery ids of the results sent and not yet confirmed or given up. */
+    private transient Set<String> sending;
 
     public ResultBolt(PubSubFactory pubSub) {
         this(pubSub, RetryPolicy.DEFAULT, Clock.SYSTEM);
@@ -68,6 +76,7 @@ public class ResultBolt extends BaseRichBolt {
         this.dropped = BulletMetrics.register(conf, context).counter(BulletMetrics.RESULTS_DROPPED);
         this.deliveryPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-"
                               + context.getThisTaskId() + "-";
+        this.sending = new HashSet<>();
     }
 
     @Override
@@ -75,10 +84,18 @@ public class ResultBolt extends BaseRichBolt {
         if (!Streams.TICK.equals(tuple.getSourceStreamId())) {
             String id = tuple.getStringByField(Fields.ID);
             boolean last = tuple.getBooleanByField(Fields.FINAL);
+            String delivery = tuple.getStringByField(Fields.DELIVERY);
+            if (delivery == null) { // from a Join that keeps no results: named here, never confirmed
+                delivery = deliveryPrefix + deliveryCount++;
+            } else if (!sending.add(delivery)) { // sent again by the Join while still being delivered here
+                collector.ack(tuple);
+                deliveries.poll(handler);
+                return;
+            }
             PubSubMessage message = new PubSubMessage(id, tuple.getStringByField(Fields.RESULT),
                                                       last ? Signal.COMPLETE : null,
                                                       tuple.getIntegerByField(Fields.REPLY_PARTITION),
-                                                      Delivery.whole(deliveryPrefix + deliveryCount++));
+                                                      Delivery.whole(delivery));
             deliveries.send(tuple, message);
         } else {
             collector.ack(tuple);
@@ -100,6 +117,14 @@ public class ResultBolt extends BaseRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declareStream(Streams.CONFIRM, StreamFields.of(Fields.ID, Fields.DELIVERY));
+    }
+
+    /** Tells the result's Join task it may stop keeping it (unanchored: a lost one is answered by a re-send). */
+    private void confirm(PubSubMessage message) {
+        if (sending.remove(message.delivery().id())) {
+            collector.emit(Streams.CONFIRM, new Values(message.id(), message.delivery().id()));
+        }
     }
 
     /** The error result that replaces an undeliverable one, in the result shape of SPEC §6.8. */
@@ -130,6 +155,7 @@ public class ResultBolt extends BaseRichBolt {
         public void delivered(Tuple tuple, PubSubMessage message) {
             if (tuple != null) {
                 collector.ack(tuple);
+                confirm(message);
             }
         }
 
@@ -147,6 +173,7 @@ public class ResultBolt extends BaseRichBolt {
             deliveries.send(null, new PubSubMessage(message.id(), errorResult(message.id(), failure, attempts),
                                                     message.signal(), message.replyPartition(),
                                                     Delivery.whole(deliveryPrefix + deliveryCount++)));
+            confirm(message); // the Join need not send it again: the error result stands in for it
         }
     }
 }

@@ -36,6 +36,11 @@ public final class TopologyNames {
         public static final String PARTIAL = "partial";
         /** Join → Result bolt: results to publish. */
         public static final String RESULT = "result";
+        /**
+         * Result bolt → Join (by id): Kafka has a result (or the Result bolt gave up on it and sent an error result
+         * instead), so its Join task stops keeping it ({@link Fields#DELIVERY}).
+         */
+        public static final String CONFIRM = "confirm";
         /** Tick spout → Filter and Join (all): the clock. */
         public static final String TICK = "tick";
         /**
@@ -86,6 +91,11 @@ public final class TopologyNames {
         public static final String RESULT = "result";
         /** {@code boolean}: the query's final result. */
         public static final String FINAL = "final";
+        /**
+         * {@code String}: a result's delivery id, made by its Join task and the same whenever the Join sends it
+         * again; REST drops a second copy by it.
+         */
+        public static final String DELIVERY = "delivery";
         /**
          * {@code long[]}: the place of one raw batch in its source, the same whichever spout instance reads it, and
          * when the spout emits it again: (source, first offset, last offset) — the Kafka spout's source is the

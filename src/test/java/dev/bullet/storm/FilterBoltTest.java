@@ -264,7 +264,7 @@ class FilterBoltTest {
 
     @Test
     void aTupleFromAStreamTheBoltIsNotWiredToIsABugThatFailsLoudly() {
-        Tuple stray = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{}", 0, true);
+        Tuple stray = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{}", 0, true, "d");
 
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> bolt.execute(stray));
         assertTrue(e.getMessage().contains(Streams.RESULT), e.getMessage());

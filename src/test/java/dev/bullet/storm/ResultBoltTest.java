@@ -73,8 +73,8 @@ class ResultBoltTest {
         RecordingOutputCollector out = new RecordingOutputCollector();
         ResultBolt bolt = new ResultBolt(new ScriptedPubSub(), new RetryPolicy(1, 0, 0), Clock.SYSTEM);
         Bolts.Prepared prepared = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true));
-        Tuple refused = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "refused", "{\"records\":[]}", 0, true);
-        Tuple published = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "fine", "{\"records\":[]}", 0, true);
+        Tuple refused = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "refused", "{\"records\":[]}", 0, true, "d1");
+        Tuple published = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "fine", "{\"records\":[]}", 0, true, "d2");
 
         bolt.execute(refused);
         bolt.execute(published);
@@ -92,7 +92,7 @@ class ResultBoltTest {
         RecordingOutputCollector out = new RecordingOutputCollector();
         ResultBolt bolt = new ResultBolt(new ScriptedPubSub(), new RetryPolicy(3, 1_000, 1_000), now::get);
         Bolts.Prepared prepared = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true));
-        Tuple flaky = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "flaky", "{\"records\":[1]}", 0, true);
+        Tuple flaky = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "flaky", "{\"records\":[1]}", 0, true, "d3");
 
         bolt.execute(flaky);
         assertFalse(out.acked().contains(flaky), "not acked before Kafka confirmed it");
@@ -120,7 +120,7 @@ class ResultBoltTest {
         RecordingOutputCollector out = new RecordingOutputCollector();
         ResultBolt bolt = new ResultBolt(new ScriptedPubSub(), new RetryPolicy(1, 0, 0), Clock.SYSTEM);
         Bolts.Prepared prepared = Bolts.prepare(bolt, out, Map.of(SettingsTable.METRICS_BUILT_IN_ENABLE, true));
-        Tuple flaky = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "flaky", "{\"records\":[1]}", 3, true);
+        Tuple flaky = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "flaky", "{\"records\":[1]}", 3, true, "d4");
 
         bolt.execute(flaky);
 

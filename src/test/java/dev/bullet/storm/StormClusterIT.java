@@ -49,19 +49,22 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.LongStream;
 
 import static dev.bullet.testing.Ports.freePort;
 import static dev.bullet.testing.Ports.freePortPair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The topology jar on a real multi-process Storm cluster ({@code scripts/storm-cluster.sh}: ZooKeeper, Nimbus and two
  * Supervisors as separate JVMs, four real worker JVMs) with cross-worker shuffles
  * ({@code topology.disable.loadaware.messaging: true}), so records, partials and metrics all cross workers through
  * Kryo. Every aggregation gives the offline runner's answer; a Filter worker killed with {@code kill -9} mid-query
- * leaves the count exact; the Join's worker killed still gets the query answered, flagged as maybe incomplete; a
+ * leaves the count exact; the Result bolt's worker killed mid-query still delivers every result once, the answer
+ * the offline runner's; the Join's worker killed still gets the query answered, flagged as maybe incomplete; a
  * {@code storm rebalance} mid-query still gets it answered.
  * One cluster serves the whole class.
  */
@@ -82,6 +85,8 @@ class StormClusterIT {
     private static KafkaProducer<byte[], byte[]> firehose;
     private static final Map<String, List<Map<String, Object>>> received = new HashMap<>();
     private static final Set<String> finished = new HashSet<>();
+    /** Delivery ids of the results received: a second copy is dropped, as REST does. */
+    private static final Set<String> deliveries = new HashSet<>();
 
 
 
@@ -244,6 +249,48 @@ class StormClusterIT {
     @Test
     @Order(3)
     @SuppressWarnings("unchecked")
+    void killingTheResultWorkerMidQueryStillDeliversEveryResultOnce() throws Exception {
+        String run = "result-" + UUID.randomUUID();
+        String filter = "\"filters\":[{\"field\":\"run\",\"operation\":\"==\",\"values\":[\"" + run + "\"]}]";
+        String grouped = "{" + filter + ",\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"g\":\"g\"},\"attributes\":"
+                         + "{\"operations\":[{\"type\":\"COUNT\"}]}},\"duration\":30000}";
+        String windowed = "{" + filter + ",\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":"
+                          + "[{\"type\":\"COUNT\"}]}},\"window\":{\"emit\":{\"type\":\"TIME\",\"every\":2000}},"
+                          + "\"duration\":30000}";
+        Worker victim = workers().stream().filter(w -> w.components().contains("result-bolt")
+                                                       && !w.components().contains("join-bolt")
+                                                       && !w.components().contains("datasource-spout"))
+                .findFirst().orElse(null);
+        assumeTrue(victim != null, "the scheduler put the Result bolt with the Join or the DataSource spout: " + workers());
+        String groupedId = send(grouped);
+        String windowedId = send(windowed);
+        awaitQueriesRegistered(Duration.ofSeconds(60));
+        List<String> lines = records(run, 0, 300);
+        produce(lines);
+
+        assertTrue(ProcessHandle.of(victim.pid()).orElseThrow().destroyForcibly(), "kill -9 " + victim);
+        awaitRestarted(victim, Duration.ofSeconds(120));
+
+        List<Map<String, Object>> finals = awaitFinal(groupedId, Duration.ofSeconds(120));
+        assertEquals(sorted(offline(grouped, lines).get(0)), sorted(records(finals.get(finals.size() - 1))),
+                     "the answer equals the offline runner's");
+        List<Long> numbers = new ArrayList<>();
+        long total = 0;
+        for (Map<String, Object> window : awaitFinal(windowedId, Duration.ofSeconds(120))) {
+            numbers.add(((Number) ((Map<String, Object>) ((Map<String, Object>) window.get("meta")).get("window"))
+                .get("number")).longValue());
+            for (Map<String, Object> r : records(window)) {
+                total += ((Number) r.get("COUNT")).longValue();
+            }
+        }
+        assertEquals(LongStream.rangeClosed(1, numbers.size()).boxed().toList(), numbers.stream().sorted().toList(),
+                     "every window once, whether the dead worker lost it or not: " + numbers);
+        assertEquals(lines.size(), total, "the windows together count every record once");
+    }
+
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
     void killingTheJoinWorkerStillAnswersByTheDeadlineSayingWhatMayBeIncomplete() throws Exception {
         String run = "join-" + UUID.randomUUID();
         long duration = 45_000;
@@ -265,7 +312,7 @@ class StormClusterIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void stormRebalanceMidQueryStillAnswers() throws Exception {
         String run = "rebalance-" + UUID.randomUUID();
         long duration = 40_000;
@@ -283,7 +330,7 @@ class StormClusterIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void metricsArriveFromEveryWorker() throws IOException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         Set<Object> seen = new HashSet<>();
@@ -305,7 +352,7 @@ class StormClusterIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void brokerRestartMidQueryLosesNoRecord() throws Exception {
         String run = "broker-" + UUID.randomUUID();
         long duration = 60_000;
@@ -403,6 +450,9 @@ class StormClusterIT {
 
     private static void poll(Duration timeout) {
         for (PubSubMessage m : results.receive(timeout)) {
+            if (m.delivery() != null && !deliveries.add(m.delivery().id())) {
+                continue;
+            }
             received.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(JsonCodec.parseMap(m.payload()));
             if (m.signal() == Signal.COMPLETE || m.signal() == Signal.FAIL) {
                 finished.add(m.id());

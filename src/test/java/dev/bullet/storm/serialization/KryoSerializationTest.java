@@ -3,7 +3,11 @@ package dev.bullet.storm.serialization;
 import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.metrics.JvmStats;
+import dev.bullet.pubsub.PubSubFactory;
+import dev.bullet.pubsub.PubSubMessage;
+import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.Subscriber;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.RawPartial;
 import dev.bullet.record.LazyRecord;
@@ -13,6 +17,7 @@ import dev.bullet.storm.BulletTopology;
 import dev.bullet.storm.DecodeBolt;
 import dev.bullet.storm.FilterBolt;
 import dev.bullet.storm.JoinBolt;
+import dev.bullet.storm.ResultBolt;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
@@ -118,6 +123,12 @@ class KryoSerializationTest {
             byStream.put(Components.JOIN_BOLT + "/" + e.stream() + "/" + e.value(0), e.values());
         }
 
+        Emission result = joinOut.emitted(Streams.RESULT).get(0);
+        RecordingOutputCollector resultOut = run(new ResultBolt(new DeliveringPubSub()),
+                                                 Tuples.result(result.value(0), result.value(1), result.value(2),
+                                                               result.value(3), result.value(4)));
+        byStream.put(Components.RESULT_BOLT + "/" + Streams.CONFIRM, resultOut.emitted(Streams.CONFIRM).get(0).values());
+
         // restarts: hellos (the same shape from every bolt), the Join's replay and the Filter's restore
         for (String component : List.of(Components.DATASOURCE_BOLT, Components.FILTER_BOLT, Components.JOIN_BOLT)) {
             byStream.put(component + "/" + Streams.HELLO, Tuples.hello(component, 12).getValues());
@@ -185,6 +196,29 @@ class KryoSerializationTest {
 
     private List<Object> roundTrip(List<Object> values) {
         return deserializer.deserialize(serializer.serialize(values));
+    }
+
+    /** Delivers every result at once (to nowhere). */
+    private static final class DeliveringPubSub implements PubSubFactory {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Subscriber requestSubscriber() {
+            throw new UnsupportedOperationException("the result bolt reads no queries");
+        }
+
+        @Override
+        public Publisher responsePublisher() {
+            return new Publisher() {
+                @Override
+                public void send(PubSubMessage message) {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
     }
 
     private static RecordingOutputCollector run(IBolt bolt, Tuple... tuples) {

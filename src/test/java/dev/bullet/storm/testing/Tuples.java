@@ -9,6 +9,7 @@ import dev.bullet.storm.FilterBolt;
 import dev.bullet.storm.JoinBolt;
 import dev.bullet.storm.KafkaBatchSpout;
 import dev.bullet.storm.QuerySpout;
+import dev.bullet.storm.ResultBolt;
 import dev.bullet.storm.TickSpout;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -155,6 +156,16 @@ public final class Tuples {
         return of(Components.FILTER_BOLT, Streams.RESTORE, id, json, startTime, replyPartition, joinTask);
     }
 
+    /** A result from the Join bolt, named by its delivery id. */
+    public static Tuple result(String id, String json, int replyPartition, boolean last, String delivery) {
+        return of(Components.JOIN_BOLT, Streams.RESULT, id, json, replyPartition, last, delivery);
+    }
+
+    /** The Result bolt's confirmation that Kafka has a result. */
+    public static Tuple confirm(String id, String delivery) {
+        return of(Components.RESULT_BOLT, Streams.CONFIRM, id, delivery);
+    }
+
     /** A tick from the tick spout. */
     public static Tuple tick(long time) {
         return of(Components.TICK_SPOUT, Streams.TICK, time);
@@ -169,6 +180,7 @@ public final class Tuples {
         components.put(Components.DATASOURCE_BOLT, new DecodeBolt(60_000, Clock.SYSTEM));
         components.put(Components.FILTER_BOLT, new FilterBolt(settings, Clock.SYSTEM));
         components.put(Components.JOIN_BOLT, new JoinBolt(settings, 0, Clock.SYSTEM));
+        components.put(Components.RESULT_BOLT, new ResultBolt(null));
         Map<String, Map<String, Fields>> out = new HashMap<>();
         components.forEach((id, component) -> {
             OutputFieldsGetter getter = new OutputFieldsGetter();
