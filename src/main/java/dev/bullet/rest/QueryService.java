@@ -194,10 +194,11 @@ public final class QueryService implements AutoCloseable {
             } catch (PubSubException e) {
                 LOG.debug("Cannot create the PubSub topics (they may exist, or this client may not create topics)", e);
             }
-            if (!staleKilled.get()) { // before this instance sends a query of its own
+            Subscriber subscriber = pubSub.responseSubscriber(rest.responsePartitions());
+            if (!staleKilled.get()) { // Kafka answers; before this instance sends a query of its own
                 staleKilled.set(StaleQueries.killOnStart(config, storeTopic, rest.responsePartitions(), requests));
             }
-            return pubSub.responseSubscriber(rest.responsePartitions());
+            return subscriber;
         };
         String where = "Kafka at " + config.bootstrapServers() + " (topics " + config.requestTopic() + ", "
                        + config.responseTopic() + ")";

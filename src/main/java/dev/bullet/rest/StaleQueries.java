@@ -45,7 +45,7 @@ final class StaleQueries {
         try (QueryStore store = new KafkaPubSub(config).queryStore(topic, Clock.SYSTEM)) {
             kill(store, partitions, publisher);
             return true;
-        } catch (PubSubException e) {
+        } catch (RuntimeException e) { // PubSubException, or a client that refused its properties: never stop the start
             LOG.warn("Cannot kill the queries this REST instance ran before it restarted (they end by their duration):"
                      + " {}", e.getMessage());
             return false;
