@@ -59,6 +59,7 @@ public final class SettingsTable {
     public static final String PUBSUB_KAFKA_RESPONSE_TOPIC_NAME = "bullet.pubsub.kafka.response.topic.name";
     public static final String PUBSUB_KAFKA_REQUEST_PARTITIONS = "bullet.pubsub.kafka.request.partitions";
     public static final String PUBSUB_KAFKA_RESPONSE_PARTITIONS = "bullet.pubsub.kafka.response.partitions";
+    public static final String PUBSUB_KAFKA_QUERIES_TOPIC_NAME = "bullet.pubsub.kafka.queries.topic.name";
 
     // Kafka client properties (security and the rest), of the PubSub clients and of the firehose consumer
     public static final String PUBSUB_KAFKA_PROPERTIES = "bullet.pubsub.kafka.properties";
@@ -71,6 +72,7 @@ public final class SettingsTable {
     public static final String TOPOLOGY_MAX_SPOUT_PENDING = "bullet.topology.max.spout.pending";
     public static final String JOIN_UNCONFIRMED_MAX_RESULTS = "bullet.topology.join.unconfirmed.max.results";
     public static final String JOIN_UNCONFIRMED_MAX_BYTES = "bullet.topology.join.unconfirmed.max.bytes";
+    public static final String TOPOLOGY_QUERY_STORE_ENABLE = "bullet.topology.query.store.enable";
 
     // Tick
     public static final String TICK_SPOUT_INTERVAL_MS = "bullet.topology.tick.spout.interval.ms";
@@ -215,6 +217,10 @@ public final class SettingsTable {
         t.define(PUBSUB_KAFKA_RESPONSE_PARTITIONS, INT, 4, atLeast(1),
                 "Partitions of the response topic when Bullet creates it; results return by partition to the "
                         + "REST instance that owns the query.");
+        t.define(PUBSUB_KAFKA_QUERIES_TOPIC_NAME, STRING, "", ANY,
+                "Compacted topic keeping the running queries (the query store), so they outlive a topology redeploy; "
+                        + "empty = the request topic's name + \"-queries\". Used when "
+                        + "bullet.topology.query.store.enable is true.");
 
         t.section("Kafka client properties: security (SASL, TLS), client ids, tuning");
         t.define(PUBSUB_KAFKA_PROPERTIES, PROPERTIES, Map.of(), KafkaProperties.notOwned(KafkaProperties.PUBSUB_OWNED),
@@ -245,6 +251,10 @@ public final class SettingsTable {
         t.define(JOIN_UNCONFIRMED_MAX_BYTES, LONG, 67_108_864, atLeast(1),
                 "Most bytes (characters) of results a Join task keeps until the Result bolt confirms them, as "
                         + JOIN_UNCONFIRMED_MAX_RESULTS + "; a result alone larger is sent once and not kept.");
+        t.define(TOPOLOGY_QUERY_STORE_ENABLE, BOOLEAN, true, ANY,
+                "Keep running queries in the query store (" + PUBSUB_KAFKA_QUERIES_TOPIC_NAME + "): a topology "
+                        + "submitted again takes them up from their original start, and a restarted REST instance "
+                        + "kills the ones it had. false = queries end with their topology.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));
@@ -435,6 +445,14 @@ public final class SettingsTable {
                                 : Optional.of(PUBSUB_KAFKA_REQUEST_TOPIC_NAME + " and " + PUBSUB_KAFKA_RESPONSE_TOPIC_NAME
                                 + " must be different topics, both are \"" + s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME)
                                 + "\"")),
+                new CrossRule(List.of(PUBSUB_KAFKA_QUERIES_TOPIC_NAME, PUBSUB_KAFKA_REQUEST_TOPIC_NAME,
+                                      PUBSUB_KAFKA_RESPONSE_TOPIC_NAME), s -> {
+                    String store = s.getString(PUBSUB_KAFKA_QUERIES_TOPIC_NAME).trim();
+                    return store.equals(s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME))
+                           || store.equals(s.getString(PUBSUB_KAFKA_RESPONSE_TOPIC_NAME))
+                            ? Optional.of(PUBSUB_KAFKA_QUERIES_TOPIC_NAME + " \"" + store + "\" must be a topic of its "
+                            + "own, not the request or response topic") : Optional.empty();
+                }),
                 new CrossRule(List.of(REST_RESPONSE_PARTITIONS, PUBSUB_KAFKA_RESPONSE_PARTITIONS), s -> {
                     int partitions = s.getInt(PUBSUB_KAFKA_RESPONSE_PARTITIONS);
                     List<String> outside = s.getList(REST_RESPONSE_PARTITIONS).stream()

@@ -3,6 +3,8 @@ package dev.bullet.local;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.pubsub.KafkaQueryStore;
 import dev.bullet.storm.LocalClusterRunner;
 
 import java.util.LinkedHashMap;
@@ -55,6 +57,10 @@ public final class LocalTopology implements AutoCloseable {
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS));
         kafka.createTopics(topics);
+        String store = KafkaPubSubFactory.queryStoreTopic(settings);
+        if (store != null) {
+            KafkaQueryStore.createTopic(KafkaPubSubFactory.config(settings), store); // compacted
+        }
         return settings;
     }
 

@@ -1,5 +1,7 @@
 package dev.bullet.pubsub;
 
+import dev.bullet.common.Clock;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -316,6 +318,19 @@ public final class KafkaPubSub {
             throw new IllegalArgumentException(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG
                 + " is not a number: " + value, e);
         }
+    }
+
+    /** The properties every client of the PubSub starts from (the client properties over Bullet's defaults). */
+    Map<String, Object> clientProps(String role) {
+        return commonProps(role);
+    }
+
+    /**
+     * The query store in {@code topic} ({@link KafkaQueryStore}), with this PubSub's client properties. Cheap: it
+     * reaches Kafka on its first use.
+     */
+    public QueryStore queryStore(String topic, Clock clock) {
+        return new KafkaQueryStore(this, topic, clock);
     }
 
     private Map<String, Object> commonProps(String role) {

@@ -1,5 +1,6 @@
 package dev.bullet.pubsub;
 
+import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 
@@ -10,11 +11,27 @@ public final class KafkaPubSubFactory implements PubSubFactory {
     private final KafkaPubSubConfig config;
     private final String groupId;
     private final long maxResultBytes;
+    /** The query store's topic; null without a store. */
+    private final String queryStoreTopic;
 
     public KafkaPubSubFactory(BulletSettings settings) {
         this.config = config(settings);
         this.groupId = settings.getString(SettingsTable.TOPOLOGY_NAME) + "-queries";
         this.maxResultBytes = maxResultBytes(settings);
+        this.queryStoreTopic = queryStoreTopic(settings);
+    }
+
+    /**
+     * The query store's topic ({@code bullet.pubsub.kafka.queries.topic.name}, or the request topic's name +
+     * {@value KafkaQueryStore#TOPIC_SUFFIX}); null when {@code bullet.topology.query.store.enable} is false.
+     */
+    public static String queryStoreTopic(BulletSettings s) {
+        if (!s.getBoolean(SettingsTable.TOPOLOGY_QUERY_STORE_ENABLE)) {
+            return null;
+        }
+        String topic = s.getString(SettingsTable.PUBSUB_KAFKA_QUERIES_TOPIC_NAME).trim();
+        return topic.isEmpty() ? KafkaQueryStore.defaultTopic(s.getString(SettingsTable.PUBSUB_KAFKA_REQUEST_TOPIC_NAME))
+                               : topic;
     }
 
     /**
@@ -44,5 +61,10 @@ public final class KafkaPubSubFactory implements PubSubFactory {
     @Override
     public Publisher responsePublisher() {
         return new KafkaPubSub(config).responsePublisher(maxResultBytes);
+    }
+
+    @Override
+    public QueryStore queryStore() {
+        return queryStoreTopic == null ? QueryStore.NONE : new KafkaPubSub(config).queryStore(queryStoreTopic, Clock.SYSTEM);
     }
 }

@@ -1,6 +1,5 @@
 package dev.bullet.pubsub;
 
-
 import java.io.Serializable;
 
 /**
@@ -13,4 +12,12 @@ public interface PubSubFactory extends Serializable {
 
     /** Publishes results (result bolt). */
     Publisher responsePublisher();
+
+    /**
+     * The running queries' store (query spout, result bolt), reaching Kafka on its first use; {@link QueryStore#NONE}
+     * when there is none.
+     */
+    default QueryStore queryStore() {
+        return QueryStore.NONE;
+    }
 }

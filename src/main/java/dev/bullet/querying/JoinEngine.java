@@ -31,6 +31,8 @@ public final class JoinEngine {
         final String json;
         /** The bytes last reported to the worker's {@link WorkerMemory}. */
         long reported;
+        /** When a new topology took the query up again from the query store (-1: it did not). */
+        long resumedAt = -1;
 
         Owned(JoinQuerier querier, int replyPartition, String json) {
             this.querier = querier;
@@ -146,6 +148,27 @@ public final class JoinEngine {
         return true;
     }
 
+    /**
+     * Takes up a query that a topology killed before this one ran (the query spout replays it from the query store,
+     * with its original start time, at {@code now}): as {@link #add}, and its results carry {@code meta.restarted}
+     * ({@link TopologyRestart}). A query this task holds or ended lately is ignored (a replay comes once).
+     */
+    public Emitted resume(String id, String queryJson, long startTime, int replyPartition, long now) {
+        if (queries.containsKey(id) || ended.containsKey(id)) {
+            return null;
+        }
+        Emitted error = add(id, queryJson, startTime, replyPartition);
+        Owned owned = queries.get(id);
+        if (owned != null) {
+            owned.resumedAt = now;
+        }
+        return error;
+    }
+
+    private static Emitted emitted(String id, Owned owned, Result r) {
+        return new Emitted(id, owned.replyPartition(), owned.resumedAt < 0 ? r : TopologyRestart.mark(r, owned.resumedAt));
+    }
+
     private JoinQuerier newQuerier(String id, QueryParser.Result parsed, long startTime) {
         return new JoinQuerier(id, parsed.query(), startTime, settings, partitions, finalGraceMs, bounds.queryBytes());
     }
@@ -211,7 +234,7 @@ public final class JoinEngine {
             Map.Entry<String, Owned> e = it.next();
             Owned owned = e.getValue();
             for (Result r : owned.querier().tick(now, reads, readWaitMs)) {
-                out.add(new Emitted(e.getKey(), owned.replyPartition(), r));
+                out.add(emitted(e.getKey(), owned, r));
             }
             if (owned.querier().isDone()) {
                 countIfRateLimited(owned);
@@ -251,8 +274,7 @@ public final class JoinEngine {
             if (held < 0) {
                 continue; // another task's, or already ended
             }
-            out.add(new Emitted(id, owned.replyPartition(),
-                                owned.querier().endEarly(BoundErrors.overWorkerBytes(memory.limit(), held), now)));
+            out.add(emitted(id, owned, owned.querier().endEarly(BoundErrors.overWorkerBytes(memory.limit(), held), now)));
             overWorkerBytes++;
             queries.remove(id);
             ended.put(id, Boolean.TRUE);
@@ -269,7 +291,7 @@ public final class JoinEngine {
 
     private void collect(String id, Owned owned, List<Result> results, List<Emitted> out) {
         for (Result r : results) {
-            out.add(new Emitted(id, owned.replyPartition(), r));
+            out.add(emitted(id, owned, r));
         }
         if (owned.querier().isDone()) {
             countIfRateLimited(owned);

@@ -31,6 +31,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -183,6 +184,9 @@ public final class QueryService implements AutoCloseable {
         KafkaPubSubConfig config = KafkaPubSubFactory.config(settings);
         KafkaPubSub pubSub = new KafkaPubSub(config);
         RestSettings rest = RestSettings.from(settings);
+        Publisher requests = pubSub.requestPublisher();
+        String storeTopic = KafkaPubSubFactory.queryStoreTopic(settings);
+        AtomicBoolean staleKilled = new AtomicBoolean(storeTopic == null);
         Supplier<Subscriber> subscribers = () -> {
             try {
                 // first, so that a missing response topic is not auto-created with the broker's partition count
@@ -190,11 +194,15 @@ public final class QueryService implements AutoCloseable {
             } catch (PubSubException e) {
                 LOG.debug("Cannot create the PubSub topics (they may exist, or this client may not create topics)", e);
             }
-            return pubSub.responseSubscriber(rest.responsePartitions());
+            Subscriber subscriber = pubSub.responseSubscriber(rest.responsePartitions());
+            if (!staleKilled.get()) { // Kafka answers; before this instance sends a query of its own
+                staleKilled.set(StaleQueries.killOnStart(config, storeTopic, rest.responsePartitions(), requests));
+            }
+            return subscriber;
         };
         String where = "Kafka at " + config.bootstrapServers() + " (topics " + config.requestTopic() + ", "
                        + config.responseTopic() + ")";
-        QueryService service = new QueryService(rest, QuerySettings.from(settings), pubSub.requestPublisher(),
+        QueryService service = new QueryService(rest, QuerySettings.from(settings), requests,
                                                 subscribers, Clock.SYSTEM, signalExecutor(), where,
                                                 KafkaPubSubFactory.maxResultBytes(settings));
         service.startReader();

@@ -71,7 +71,7 @@ public final class BulletTopology {
         resources(b.setSpout(Components.DATASOURCE_SPOUT, dataSourceSpout(settings),
                              spec(settings, Component.DATASOURCE_SPOUT).parallelism()),
                   spec(settings, Component.DATASOURCE_SPOUT));
-        resources(b.setSpout(Components.QUERY_SPOUT, new QuerySpout(pubSub, Clock.SYSTEM),
+        resources(b.setSpout(Components.QUERY_SPOUT, new QuerySpout(pubSub, query, Clock.SYSTEM),
                              spec(settings, Component.QUERY_SPOUT).parallelism()),
                   spec(settings, Component.QUERY_SPOUT));
         resources(b.setSpout(Components.TICK_SPOUT, new TickSpout(tickMs, Clock.SYSTEM), 1), spec(settings, Component.TICK_SPOUT));

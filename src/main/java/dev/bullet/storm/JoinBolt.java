@@ -206,9 +206,12 @@ public class JoinBolt extends BaseRichBolt {
                 break;
             case Streams.QUERY:
                 id = tuple.getStringByField(Fields.ID);
-                JoinEngine.Emitted error = engine.add(id, tuple.getStringByField(Fields.QUERY),
-                                                      tuple.getLongByField(Fields.START_TIME),
-                                                      tuple.getIntegerByField(Fields.REPLY_PARTITION));
+                long restartedAt = tuple.contains(Fields.RESTARTED_AT) ? tuple.getLongByField(Fields.RESTARTED_AT) : -1;
+                JoinEngine.Emitted error = restartedAt >= 0
+                        ? engine.resume(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                                        tuple.getIntegerByField(Fields.REPLY_PARTITION), restartedAt)
+                        : engine.add(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                                     tuple.getIntegerByField(Fields.REPLY_PARTITION));
                 if (error != null) {
                     out.add(error);
                 }

@@ -3,8 +3,13 @@ package dev.bullet.storm;
 import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.common.Clock;
 import dev.bullet.pubsub.PubSubMessage;
+import dev.bullet.pubsub.QueryRecovery;
 import dev.bullet.pubsub.Signal;
+import dev.bullet.pubsub.StoredQueries;
+import dev.bullet.pubsub.StoredQuery;
 import dev.bullet.pubsub.Subscriber;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.metric.api.CountMetric;
@@ -26,6 +31,10 @@ import java.util.function.LongConsumer;
 /**
  * The Query spout (SPEC §3.3): reads queries and KILL signals from the PubSub and stamps each query with its start
  * time, so every Filter task and its Join task agree on when the query began.
+ *
+ * <p>The query store ({@link QueryRecovery}): each stamped query is stored and each KILL ends its entry; the first
+ * task of a newly started topology first takes up the stored queries still running, emitted with their original
+ * start times and {@link Fields#RESTARTED_AT} (-1 on a new query).
  */
 public class QuerySpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
@@ -45,7 +54,9 @@ public class QuerySpout extends BaseRichSpout {
     private static final Logger LOG = LoggerFactory.getLogger(QuerySpout.class);
 
     private final PubSubFactory pubSub;
+    private final QuerySettings settings;
     private final Clock clock;
+    private transient QueryRecovery recovery;
     private transient SpoutOutputCollector collector;
     private transient Subscriber subscriber;
     private transient CountMetric malformed;
@@ -54,7 +65,13 @@ public class QuerySpout extends BaseRichSpout {
     transient LongConsumer pause;
 
     public QuerySpout(PubSubFactory pubSub, Clock clock) {
+        this(pubSub, QuerySettings.defaults(), clock);
+    }
+
+    /** @param settings the query settings, by which a stored query's duration is read when it is taken up */
+    public QuerySpout(PubSubFactory pubSub, QuerySettings settings, Clock clock) {
         this.pubSub = pubSub;
+        this.settings = settings;
         this.clock = clock;
     }
 
@@ -64,17 +81,29 @@ public class QuerySpout extends BaseRichSpout {
         this.subscriber = pubSub.requestSubscriber();
         this.malformed = BulletMetrics.register(conf, context).counter(BulletMetrics.PUBSUB_MESSAGES_MALFORMED);
         this.pause = LockSupport::parkNanos;
+        QueryParser parser = new QueryParser(settings);
+        this.recovery = new QueryRecovery(pubSub.queryStore(), context.getThisTaskIndex() == 0, clock, q -> {
+            QueryParser.Result parsed = parser.parse(q.query());
+            return parsed.isValid() ? parsed.query().durationMs() : StoredQueries.INVALID;
+        });
     }
 
     @Override
     public void nextTuple() {
         try {
+            for (StoredQuery q : recovery.takeUp()) {
+                collector.emit(Streams.QUERY, new Values(q.id(), q.query(), q.startTime(), q.replyPartition(),
+                                                         clock.now()));
+            }
             List<PubSubMessage> messages = subscriber.receive(POLL_TIMEOUT);
             for (PubSubMessage m : messages) {
                 if (m.signal() == Signal.KILL) {
                     collector.emit(Streams.SIGNAL, new Values(m.id(), Signal.KILL.name()));
+                    recovery.killed(m.id());
                 } else if (!m.hasSignal()) {
-                    collector.emit(Streams.QUERY, new Values(m.id(), m.payload(), clock.now(), m.replyPartition()));
+                    long start = clock.now();
+                    collector.emit(Streams.QUERY, new Values(m.id(), m.payload(), start, m.replyPartition(), -1L));
+                    recovery.started(m.id(), m.payload(), start, m.replyPartition());
                 }
             }
             if (!messages.isEmpty()) {
@@ -98,12 +127,15 @@ public class QuerySpout extends BaseRichSpout {
         if (subscriber != null) {
             subscriber.close();
         }
+        if (recovery != null) {
+            recovery.close();
+        }
     }
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declareStream(Streams.QUERY, StreamFields.of(Fields.ID, Fields.QUERY, Fields.START_TIME,
-                                                                                Fields.REPLY_PARTITION));
+                                                              Fields.REPLY_PARTITION, Fields.RESTARTED_AT));
         declarer.declareStream(Streams.SIGNAL, StreamFields.of(Fields.ID, Fields.SIGNAL));
     }
 }

@@ -7,6 +7,7 @@ import dev.bullet.pubsub.Deliveries.RetryPolicy;
 import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.PubSubMessage.Delivery;
+import dev.bullet.pubsub.QueryStore;
 import dev.bullet.pubsub.ResultTooLargeException;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.record.JsonCodec;
@@ -57,6 +58,8 @@ public class ResultBolt extends BaseRichBolt {
     private transient long deliveryCount;
     /** Delivery ids of the results sent and not yet confirmed or given up. */
     private transient Set<String> sending;
+    /** Gets a tombstone once a query's final result is confirmed (or could not be delivered for good). */
+    private transient QueryStore store;
 
     public ResultBolt(PubSubFactory pubSub) {
         this(pubSub, RetryPolicy.DEFAULT, Clock.SYSTEM);
@@ -73,6 +76,7 @@ public class ResultBolt extends BaseRichBolt {
         this.collector = Wakeups.waking(collector);
         this.deliveries = new Deliveries<>(pubSub.responsePublisher(), retries, clock);
         this.handler = new Outcomes();
+        this.store = pubSub.queryStore();
         this.dropped = BulletMetrics.register(conf, context).counter(BulletMetrics.RESULTS_DROPPED);
         this.deliveryPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-"
                               + context.getThisTaskId() + "-";
@@ -112,6 +116,9 @@ public class ResultBolt extends BaseRichBolt {
     public void cleanup() {
         if (deliveries != null) {
             deliveries.close();
+        }
+        if (store != null) {
+            store.close();
         }
     }
 
@@ -157,6 +164,9 @@ public class ResultBolt extends BaseRichBolt {
                 collector.ack(tuple);
                 confirm(message);
             }
+            if (message.signal() == Signal.COMPLETE) {
+                store.remove(message.id());
+            }
         }
 
         @Override
@@ -164,6 +174,9 @@ public class ResultBolt extends BaseRichBolt {
             if (tuple == null) { // the error result standing in for an undeliverable one: nothing more to do
                 LOG.error("Could not publish the error result of query {} either after {} attempts", message.id(),
                           attempts, failure);
+                if (message.signal() == Signal.COMPLETE) {
+                    store.remove(message.id());
+                }
                 return;
             }
             dropped.incr();

@@ -77,6 +77,11 @@ public final class TopologyNames {
         public static final String START_TIME = "start_time";
         /** {@code int}: the response partition the owning REST instance reads. */
         public static final String REPLY_PARTITION = "reply_partition";
+        /**
+         * {@code long}: on the query spout's {@link Streams#QUERY}, ms when a new topology took the query up again
+         * from the query store; -1 for a query just submitted.
+         */
+        public static final String RESTARTED_AT = "restarted_at";
         /** {@code String}: a {@link dev.bullet.pubsub.Signal} name. */
         public static final String SIGNAL = "signal";
         /**

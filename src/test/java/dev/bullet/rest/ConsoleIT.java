@@ -252,7 +252,9 @@ class ConsoleIT {
         Files.writeString(tokens, token + " console-team\n");
         try (QueryService service = QueryService.start(stack.settings().withOverrides(Map.of(
                      SettingsTable.REST_PORT, 0, SettingsTable.REST_AUTH_TYPE, "tokens",
-                     SettingsTable.REST_AUTH_TOKENS_FILE, tokens.toString())));
+                     SettingsTable.REST_AUTH_TOKENS_FILE, tokens.toString(),
+                     // reads the stack's response partitions: it must not kill the stack's queries as its own
+                     SettingsTable.TOPOLOGY_QUERY_STORE_ENABLE, false)));
              RestServer server = RestServer.start(service)) {
             browser.get(server.url() + "/console");
             new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("token")).isDisplayed());

@@ -87,7 +87,9 @@ class SchemaIT {
         service = QueryService.start(topology.settings());
         server = RestServer.start(service);
         fileService = QueryService.start(topology.settings().withOverrides(Map.of(
-                SettingsTable.SCHEMA_FILE, "schema/sample_schema.json")));
+                SettingsTable.SCHEMA_FILE, "schema/sample_schema.json",
+                // reads the same response partitions: it must not kill the other's queries as its own at start
+                SettingsTable.TOPOLOGY_QUERY_STORE_ENABLE, false)));
         fileServer = RestServer.start(fileService);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());

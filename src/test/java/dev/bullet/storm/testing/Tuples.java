@@ -87,7 +87,12 @@ public final class Tuples {
 
     /** A new query from the query spout. */
     public static Tuple query(String id, String json, long startTime, int replyPartition) {
-        return of(Components.QUERY_SPOUT, Streams.QUERY, id, json, startTime, replyPartition);
+        return of(Components.QUERY_SPOUT, Streams.QUERY, id, json, startTime, replyPartition, -1L);
+    }
+
+    /** A query the query spout of a new topology took up from the query store at {@code restartedAt}. */
+    public static Tuple resumedQuery(String id, String json, long startTime, int replyPartition, long restartedAt) {
+        return of(Components.QUERY_SPOUT, Streams.QUERY, id, json, startTime, replyPartition, restartedAt);
     }
 
     /** A signal (KILL) from the query spout. */
