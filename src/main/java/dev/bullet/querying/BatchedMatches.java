@@ -45,28 +45,42 @@ final class BatchedMatches {
      * {@code took} gets each querier that took a record. Then forgets the batch.
      */
     void flush(List<? extends Record> records, int from, Consumer<FilterQuerier> took) {
-        for (int q = 0; q < size; q++) {
-            FilterQuerier querier = queued[q];
-            long matches = querier.decidedBits;
-            long tests = querier.testBits & ~matches;
-            querier.decidedBits = 0;
-            querier.testBits = 0;
-            queued[q] = null;
-            if (tests != 0) {
-                querier.tested += Long.bitCount(tests);
-                for (long m = tests; m != 0; m &= m - 1) {
-                    int position = Long.numberOfTrailingZeros(m);
-                    if (querier.test(records.get(from + position))) {
-                        matches |= 1L << position;
-                        querier.passed++;
-                    }
+        int q = 0;
+        try {
+            for (; q < size; q++) {
+                flush(queued[q], records, from, took);
+                queued[q] = null;
+            }
+        } finally {
+            // a failure leaves no querier queued with bits of this batch: the next batch starts clean
+            for (; q < size; q++) {
+                queued[q].decidedBits = 0;
+                queued[q].testBits = 0;
+                queued[q] = null;
+            }
+            size = 0;
+        }
+    }
+
+    private static void flush(FilterQuerier querier, List<? extends Record> records, int from,
+                              Consumer<FilterQuerier> took) {
+        long matches = querier.decidedBits;
+        long tests = querier.testBits & ~matches;
+        querier.decidedBits = 0;
+        querier.testBits = 0;
+        if (tests != 0) {
+            querier.tested += Long.bitCount(tests);
+            for (long m = tests; m != 0; m &= m - 1) {
+                int position = Long.numberOfTrailingZeros(m);
+                if (querier.test(records.get(from + position))) {
+                    matches |= 1L << position;
+                    querier.passed++;
                 }
             }
-            if (matches != 0) {
-                querier.consumeBatch(records, from, matches);
-                took.accept(querier);
-            }
         }
-        size = 0;
+        if (matches != 0) {
+            querier.consumeBatch(records, from, matches);
+            took.accept(querier);
+        }
     }
 }
