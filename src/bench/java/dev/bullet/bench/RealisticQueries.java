@@ -37,11 +37,20 @@ public final class RealisticQueries {
     private static final String CONSONANTS = "bcdfghjklmnprstvwxyz";
     private static final String VOWELS = "aeiou";
 
-    private final SplittableRandom random = new SplittableRandom(SEED);
+    private final SplittableRandom random;
     private final List<Record> sample = new ArrayList<>();
+    /** Draws a broad mix: two in five queries under a filter most records pass ({@link #broadFilter}). */
+    private final boolean broad;
 
     private RealisticQueries() {
-        RecordGenerator generator = new RecordGenerator(SEED, () -> 1_700_000_000_000L);
+        this(SEED, false);
+    }
+
+    /** A mix drawn from {@code seed} (its sample records too); {@code broad}: many queries match most records. */
+    private RealisticQueries(long seed, boolean broad) {
+        this.random = new SplittableRandom(seed);
+        this.broad = broad;
+        RecordGenerator generator = new RecordGenerator(seed, () -> 1_700_000_000_000L);
         RecordDecoder decoder = new RecordDecoder();
         for (int i = 0; i < 2_000; i++) {
             sample.add(decoder.decode(generator.next()));
@@ -55,6 +64,15 @@ public final class RealisticQueries {
     static final class Options {
         @Option(names = "--rlike", description = "the rlike-realistic queries instead (1,000 distinct RAW RLIKE queries)")
         boolean rlike;
+        @Option(names = "--seed", paramLabel = "N", description = {"draw the mix anew from this seed (the queries and the",
+                                                                    "sample records their values come from); default: the",
+                                                                    "checked-in mix's"})
+        Long seed;
+        @Option(names = "--broad", description = {"a broad mix: two in five RAW queries and half the aggregations under a",
+                                                  "filter most records pass (ranges at a sampled value, negations of",
+                                                  "rare values, keys every map has), counts without group fields among",
+                                                  "the aggregations"})
+        boolean broad;
         @Parameters(arity = "0..1", paramLabel = "FILE", description = "where to write the queries (default: stdout)")
         String file;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
@@ -67,6 +85,10 @@ public final class RealisticQueries {
         int early = Cli.parse(o, args, System.out, System.err);
         if (early != Cli.RUN) {
             System.exit(early);
+        }
+        if (o.seed != null || o.broad) {
+            writeLines(new RealisticQueries(o.seed != null ? o.seed : SEED, o.broad).all(), o.file);
+            return;
         }
         writeLines(o.rlike ? rlikeOnly() : generate(), o.file);
     }
@@ -115,19 +137,19 @@ public final class RealisticQueries {
     private List<String> all() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 350; i++) {
-            out.add(raw(equality()));
+            out.add(raw(maybeBroad(equality(), 2)));
         }
         for (int i = 0; i < 150; i++) {
-            out.add(raw(range()));
+            out.add(raw(maybeBroad(range(), 2)));
         }
         for (int i = 0; i < 150; i++) {
-            out.add(raw(rlike()));
+            out.add(raw(maybeBroad(rlike(), 2)));
         }
         for (int i = 0; i < 100; i++) {
-            out.add(raw(negation()));
+            out.add(raw(maybeBroad(negation(), 2)));
         }
         for (int i = 0; i < 50; i++) {
-            out.add(raw(contains()));
+            out.add(raw(maybeBroad(contains(), 2)));
         }
         String dashboard = "{\"filters\":[" + eq("s_00", "charlie") + "],\"aggregation\":{\"type\":\"GROUP\",\"fields\":"
                            + "{\"s_01\":\"word\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"},{\"type\":\"AVG\","
@@ -145,7 +167,7 @@ public final class RealisticQueries {
             out.add(aggregation());
         }
         for (int i = 0; i < 50; i++) {
-            out.add(raw(compound()));
+            out.add(raw(maybeBroad(compound(), 2)));
         }
         for (int i = out.size() - 1; i > 0; i--) {
             Collections.swap(out, i, random.nextInt(i + 1));
@@ -196,7 +218,13 @@ public final class RealisticQueries {
                 filter = compound();
                 break;
         }
-        String filters = "\"filters\":[" + filter + "],";
+        String filters = "\"filters\":[" + maybeBroad(filter, broad && random.nextBoolean() ? 5 : 0) + "],";
+        if (broad && random.nextInt(4) == 0) {
+            // a count, or a count and a sum, without group fields
+            return "{" + filters + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":"
+                   + "\"COUNT\"}" + (random.nextBoolean() ? "" : ",{\"type\":\"SUM\",\"field\":\"l_0\"}") + "]}},"
+                   + "\"duration\":300000}";
+        }
         switch (random.nextInt(4)) {
             case 0:
                 return "{" + filters + "\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"" + stringField(0, 3)
@@ -321,6 +349,33 @@ public final class RealisticQueries {
             default:
                 // no required literal: evaluated on every record
                 return random.nextBoolean() ? "[0-9]{2}[a-f]+.*" : "[a-k]{2}[0-9]+";
+        }
+    }
+
+    /** In a broad mix, {@code filter} or, {@code fifths} times in five, a filter most records pass. */
+    private String maybeBroad(String filter, int fifths) {
+        return broad && random.nextInt(5) < fifths ? broadFilter() : filter;
+    }
+
+    /** A filter most records pass, or about half of them (a range at a sampled value). */
+    private String broadFilter() {
+        switch (random.nextInt(6)) {
+            case 0:
+            case 1: {
+                String field = new String[] {"l_0", "l_1", "l_3", "timestamp"}[random.nextInt(4)];
+                String op = new String[] {">", ">=", "<", "<="}[random.nextInt(4)];
+                return clause(field, op, List.of(sampleValue(field)));
+            }
+            case 2:
+                return broadNegation();
+            case 3:
+                return random.nextBoolean() ? clause(equalityField(), "!=", List.of(absent()))
+                        : "{\"operation\":\"NOT\",\"clauses\":[" + clause(equalityField(), "==", List.of(absent())) + "]}";
+            case 4:
+                return clause(String.format(Locale.ROOT, "m_%02d", random.nextInt(23)), "CONTAINSKEY", List.of("k0"));
+            default:
+                return "{\"operation\":\"NOT\",\"clauses\":[" + clause(stringField(0, 1), "==",
+                        List.of(sampleValue("s_00"))) + "]}";
         }
     }
 

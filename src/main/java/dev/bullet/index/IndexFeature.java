@@ -15,7 +15,12 @@ public enum IndexFeature {
     /** Queries with the same filter and aggregation evaluated and aggregated once, fanned out at emit. */
     SHARED,
     /** {@code !=} and {@code NOT ==} meet every record but those whose value is one of their literals. */
-    NEGATION;
+    NEGATION,
+    /**
+     * Non-RAW queries without expressions or projections collect a batch's matches as a bit mask and update their
+     * aggregation once per batch (a COUNT-only GROUP by the mask's count), not once per (record, query) pair.
+     */
+    BATCH;
 
     public static EnumSet<IndexFeature> all() {
         return EnumSet.allOf(IndexFeature.class);

@@ -19,14 +19,28 @@ final class CandidateBuffer extends Candidates<FilterQuerier> {
     private FilterQuerier[] grouped = new FilterQuerier[256];
     private boolean[] groupedDecided = new boolean[256];
     private int[] starts = new int[65];
+    /** Where the candidates of queriers fed a batch at a time go ({@link FilterQuerier#batched}). */
+    private final BatchedMatches batched;
+
+    CandidateBuffer(BatchedMatches batched) {
+        this.batched = batched;
+    }
 
     @Override
     protected void visit(int record, FilterQuerier query) {
+        if (query.batched) {
+            batched.candidate(record, query);
+            return;
+        }
         add(record, query, false);
     }
 
     @Override
     protected void matched(int record, FilterQuerier query) {
+        if (query.batched) {
+            batched.decided(record, query);
+            return;
+        }
         add(record, query, true);
     }
 

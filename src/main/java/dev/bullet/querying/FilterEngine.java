@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Everything one Filter task does (SPEC §3.4), without Storm: holds every active query of the topology, runs each
@@ -94,7 +95,11 @@ public final class FilterEngine {
      */
     private final List<FilterQuerier> filled = new ArrayList<>();
     /** The index's candidates for the records of one index batch. */
-    private final CandidateBuffer candidates = new CandidateBuffer();
+    private final BatchedMatches batchedMatches = new BatchedMatches();
+    private final CandidateBuffer candidates = new CandidateBuffer(batchedMatches);
+    /** Whether batchable queriers are fed a batch at a time ({@link IndexFeature#BATCH}). */
+    private final boolean batching;
+    private final Consumer<FilterQuerier> tookBatch = this::matched;
     private Record current;
     private long currentNow;
     /** When the records being consumed were read from the source. */
@@ -140,6 +145,7 @@ public final class FilterEngine {
         this.parser = new QueryParser(settings);
         this.index = new QueryIndex<>(features);
         this.sharing = features.contains(IndexFeature.SHARED);
+        this.batching = features.contains(IndexFeature.BATCH);
     }
 
     /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
@@ -333,6 +339,7 @@ public final class FilterEngine {
                 }
             }
             candidates.clear();
+            batchedMatches.flush(records, from, tookBatch);
             for (int i = 0, n = filled.size(); i < n; i++) {
                 index.remove(filled.get(i));
             }
@@ -373,6 +380,7 @@ public final class FilterEngine {
 
     /** Puts an evaluator in the index where its filter learned to be, or where the index chooses. */
     private void place(FilterQuerier querier, Clause filter) {
+        querier.batched = batching && querier.batchable();
         if (querier.query().tableFunction() != null) {
             // its clauses may name an alias the record does not have: met by every record, the querier tests them
             querier.settled = true;

@@ -16,6 +16,7 @@ import dev.bullet.record.Record;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -77,6 +78,12 @@ public final class FilterQuerier {
     double bestRate;
     /** Placed for good: nothing left to try. */
     boolean settled;
+    // ---- the current index batch's matches, for a querier fed a batch at a time (BatchedMatches) ----
+    /** Fed a batch at a time: set by the engine for a {@link #batchable()} querier when the feature is on. */
+    boolean batched;
+    /** The batch's records the index decided this querier matches, and those it must test (bit i: record i). */
+    long decidedBits;
+    long testBits;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -128,6 +135,25 @@ public final class FilterQuerier {
 
     public long startTime() {
         return startTime;
+    }
+
+    /**
+     * Whether a batch's matches can reach the aggregation at once ({@link #consumeBatch}): not RAW (whose rows stop at
+     * its size and its windows' caps), no table function, expression filter, computed column or projection — the
+     * filter's clauses decide, and the aggregation reads the record as it is.
+     */
+    boolean batchable() {
+        return !raw && tableFunctor == null && where.length == 0 && computed.length == 0 && query.projection() == null;
+    }
+
+    /** The filter's clauses on one record (a {@link #batchable()} querier's whole filter). */
+    boolean test(Record record) {
+        return predicate.test(record);
+    }
+
+    /** Aggregates the records at {@code from + i} for the bits {@code i} of {@code mask}, in order. Batchable only. */
+    void consumeBatch(List<? extends Record> records, int from, long mask) {
+        aggregator.consumeBatch(records, from, mask);
     }
 
     /** Runs one record through the query; returns whether it matched. */

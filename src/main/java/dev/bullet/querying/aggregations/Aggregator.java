@@ -14,6 +14,18 @@ import java.util.Map;
 public interface Aggregator {
     void consume(Record record);
 
+    /**
+     * Consumes the records of {@code records} at {@code from + i} for each bit {@code i} set in {@code mask}, in that
+     * order: what {@link #consume} of each would give, byte for byte. A batch of up to 64 records at once, so the
+     * aggregation's state stays near while it is updated, and keys of a record are shared by the queries over the
+     * same fields ({@link SketchKeys#keyOf(SketchKeys.Fields, Record, int)}).
+     */
+    default void consumeBatch(List<? extends Record> records, int from, long mask) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            consume(records.get(from + Long.numberOfTrailingZeros(m)));
+        }
+    }
+
     void combine(byte[] partial);
 
     /** The state consumed or combined since the last {@link #reset()}, as a partial. */

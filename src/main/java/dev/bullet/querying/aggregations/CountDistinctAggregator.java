@@ -44,6 +44,15 @@ final class CountDistinctAggregator implements Aggregator {
     }
 
     @Override
+    public void consumeBatch(List<? extends Record> records, int from, long mask) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            sketch.update(SketchKeys.keyOf(keys, records.get(from + position), position));
+        }
+        empty &= mask == 0;
+    }
+
+    @Override
     public void combine(byte[] partial) {
         union.union(CompactSketch.heapify(Memory.wrap(partial)));
         empty = false;

@@ -54,7 +54,23 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        String key = asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record);
+        update(asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record), record);
+    }
+
+    @Override
+    public void consumeBatch(List<? extends Record> records, int from, long mask) {
+        if (asStrings) {
+            Aggregator.super.consumeBatch(records, from, mask);
+            return;
+        }
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            Record record = records.get(from + position);
+            update(SketchKeys.keyOf(keys, record, position), record);
+        }
+    }
+
+    private void update(String key, Record record) {
         if (key == null) {
             return;
         }

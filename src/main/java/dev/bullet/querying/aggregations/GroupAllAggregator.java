@@ -1,6 +1,7 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.Aggregation;
+import dev.bullet.query.GroupOperation;
 import dev.bullet.record.Record;
 import org.apache.datasketches.memory.Memory;
 
@@ -13,16 +14,33 @@ import java.util.Map;
  */
 final class GroupAllAggregator implements Aggregator {
     private final GroupSpec spec;
+    /** Only COUNTs: a batch's records add their number, none of them is read. */
+    private final boolean countOnly;
     private GroupMetrics metrics;
 
     GroupAllAggregator(Aggregation aggregation) {
         this.spec = new GroupSpec(List.of(), aggregation.operations());
+        boolean counts = true;
+        for (GroupOperation op : aggregation.operations()) {
+            counts &= op.type() == GroupOperation.Type.COUNT;
+        }
+        this.countOnly = counts;
         reset();
     }
 
     @Override
     public void consume(Record record) {
         metrics.update(record);
+    }
+
+    @Override
+    public void consumeBatch(List<? extends Record> records, int from, long mask) {
+        if (!countOnly || mask == 0) {
+            Aggregator.super.consumeBatch(records, from, mask);
+            return;
+        }
+        metrics.update(records.get(from + Long.numberOfTrailingZeros(mask)));
+        metrics.addCount(Long.bitCount(mask) - 1);
     }
 
     @Override

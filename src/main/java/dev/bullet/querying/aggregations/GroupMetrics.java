@@ -196,6 +196,11 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         }
     }
 
+    /** Counts {@code n} more records, as {@code n} calls of {@link #update} would when every operation is a COUNT. */
+    void addCount(long n) {
+        count += n;
+    }
+
     long count() {
         return count;
     }

@@ -62,6 +62,21 @@ final class TopKAggregator implements Aggregator {
     }
 
     @Override
+    public void consumeBatch(List<? extends Record> records, int from, long mask) {
+        if (asStrings) {
+            Aggregator.super.consumeBatch(records, from, mask);
+            return;
+        }
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            String key = SketchKeys.keyOf(fieldKeys, records.get(from + position), position);
+            sketch.update(key);
+            keyBytes += key.length();
+            keys++;
+        }
+    }
+
+    @Override
     public void combine(byte[] partial) {
         ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
         if (asStrings && sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {

@@ -1,0 +1,86 @@
+package dev.bullet.querying;
+
+import dev.bullet.record.Record;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The matches of one index batch (up to 64 records) for the queriers fed a batch at a time
+ * ({@link FilterQuerier#batchable()}, {@code IndexFeature.BATCH}): while the index reads the batch, a candidate of such
+ * a querier is one bit — decided by the index, or to be tested — instead of a (record, query) pair to visit; after
+ * the pass each querier tests its undecided bits and hands its aggregation the batch's matches at once, in record
+ * order. A querier's partial is the one record-by-record consumption gives: its aggregation meets the same records
+ * in the same order. Reused from batch to batch. Not thread-safe.
+ */
+final class BatchedMatches {
+    private FilterQuerier[] queued = new FilterQuerier[64];
+    private int size;
+
+    /** The index decided that {@code querier} matches the batch's record at {@code position}. */
+    void decided(int position, FilterQuerier querier) {
+        queue(querier);
+        querier.decidedBits |= 1L << position;
+    }
+
+    /** {@code querier} may match the batch's record at {@code position}: its filter is tested at {@link #flush}. */
+    void candidate(int position, FilterQuerier querier) {
+        queue(querier);
+        querier.testBits |= 1L << position;
+    }
+
+    private void queue(FilterQuerier querier) {
+        if ((querier.decidedBits | querier.testBits) != 0) {
+            return;
+        }
+        if (size == queued.length) {
+            queued = Arrays.copyOf(queued, size * 2);
+        }
+        queued[size++] = querier;
+    }
+
+    /**
+     * Tests each queued querier's undecided candidates among {@code records[from ..]} and aggregates its matches;
+     * {@code took} gets each querier that took a record. Then forgets the batch.
+     */
+    void flush(List<? extends Record> records, int from, Consumer<FilterQuerier> took) {
+        int q = 0;
+        try {
+            for (; q < size; q++) {
+                flush(queued[q], records, from, took);
+                queued[q] = null;
+            }
+        } finally {
+            // a failure leaves no querier queued with bits of this batch: the next batch starts clean
+            for (; q < size; q++) {
+                queued[q].decidedBits = 0;
+                queued[q].testBits = 0;
+                queued[q] = null;
+            }
+            size = 0;
+        }
+    }
+
+    private static void flush(FilterQuerier querier, List<? extends Record> records, int from,
+                              Consumer<FilterQuerier> took) {
+        long matches = querier.decidedBits;
+        long tests = querier.testBits & ~matches;
+        querier.decidedBits = 0;
+        querier.testBits = 0;
+        if (tests != 0) {
+            querier.tested += Long.bitCount(tests);
+            for (long m = tests; m != 0; m &= m - 1) {
+                int position = Long.numberOfTrailingZeros(m);
+                if (querier.test(records.get(from + position))) {
+                    matches |= 1L << position;
+                    querier.passed++;
+                }
+            }
+        }
+        if (matches != 0) {
+            querier.consumeBatch(records, from, matches);
+            took.accept(querier);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.bullet.querying;
+
+import dev.bullet.index.IndexFeature;
+import dev.bullet.query.Query;
+import dev.bullet.query.QueryParser;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Aggregations fed a batch at a time ({@link IndexFeature#BATCH}) give the partials, byte for byte, of feeding them
+ * record by record: over GROUP (with and without fields, COUNT alone and with SUM/MIN/MAX/AVG), COUNT DISTINCT, TOP K
+ * and DISTRIBUTION, under filters the index decides (equality, ranges, negations, CONTAINS, SIZEIS, RLIKE), filters
+ * it leaves to a test (ORs, ANDs, typed literals), no filter, and beside queries that are not batched (RAW, a
+ * projection, an expression filter), with dashboards (identical queries) and several queries over the same fields.
+ */
+class BatchAggregationPropertyTest {
+    private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "\u00e9t\u00e9", "a\\\"q", "7"};
+
+    @Test
+    void batchedAggregationsGiveThePartialsOfRecordByRecord() {
+        Random r = new Random(23);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        EnumSet<IndexFeature> unbatched = IndexFeature.all();
+        unbatched.remove(IndexFeature.BATCH);
+        EnumSet<IndexFeature> batchedOnly = EnumSet.of(IndexFeature.BATCH);
+        int partials = 0;
+        for (int round = 0; round < 25; round++) {
+            List<Query> queries = new ArrayList<>();
+            while (queries.size() < 80) {
+                Query query = parse(parser, query(r));
+                if (query != null) {
+                    int copies = r.nextInt(8) == 0 ? 3 : 1; // a dashboard opened by several
+                    for (int c = 0; c < copies; c++) {
+                        queries.add(query);
+                    }
+                }
+            }
+            List<String> records = new ArrayList<>();
+            for (int k = 0; k < 400; k++) {
+                records.add(record(r));
+            }
+            int batch = 40 + r.nextInt(200);
+            List<FilterEngine.Partial> expected = run(new FilterEngine(QuerySettings.defaults(), unbatched), queries,
+                                                      records, batch);
+            List<FilterEngine.Partial> plain = run(new FilterEngine(QuerySettings.defaults(),
+                                                                    EnumSet.noneOf(IndexFeature.class)), queries, records, batch);
+            partials += expected.size();
+            for (EnumSet<IndexFeature> features : List.of(IndexFeature.all(), batchedOnly)) {
+                List<FilterEngine.Partial> actual = run(new FilterEngine(QuerySettings.defaults(), features), queries,
+                                                        records, batch);
+                compare(features.contains(IndexFeature.SHARED) ? expected : plain, actual, queries, features);
+            }
+        }
+        assertTrue(partials > 2_000, "too few partials compared: " + partials);
+    }
+
+    private static void compare(List<FilterEngine.Partial> expected, List<FilterEngine.Partial> actual,
+                                List<Query> queries, EnumSet<IndexFeature> features) {
+        assertEquals(expected.size(), actual.size(), "partials with " + features);
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i).id(), actual.get(i).id(), "with " + features);
+            assertArrayEquals(expected.get(i).data(), actual.get(i).data(), "partial of " + expected.get(i).id() + " with "
+                              + features + ": " + queries.get(Integer.parseInt(expected.get(i).id().substring(1))).original());
+        }
+    }
+
+    private static String query(Random r) {
+        String filter = r.nextInt(8) == 0 ? "" : "\"filters\":[" + filter(r, 0) + "],";
+        String fields = r.nextBoolean() ? "{\"s\":\"s\"}" : r.nextBoolean() ? "{\"m.k\":\"k\"}" : "{\"s\":\"s\",\"n\":\"n\"}";
+        switch (r.nextInt(9)) {
+            case 0:
+                return "{" + filter + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":"
+                       + "\"COUNT\"}]}}}";
+            case 1:
+                return "{" + filter + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":"
+                       + "\"COUNT\"},{\"type\":\"SUM\",\"field\":\"n\"},{\"type\":\"AVG\",\"field\":\"d\"},{\"type\":"
+                       + "\"MIN\",\"field\":\"d\"},{\"type\":\"MAX\",\"field\":\"n\"}]}}}";
+            case 2:
+                return "{" + filter + "\"aggregation\":{\"type\":\"GROUP\",\"fields\":" + fields + ",\"attributes\":"
+                       + "{\"operations\":[{\"type\":\"COUNT\"},{\"type\":\"AVG\",\"field\":\"d\"}]}}}";
+            case 3:
+                return "{" + filter + "\"aggregation\":{\"type\":\"COUNT DISTINCT\",\"fields\":" + fields + "}}";
+            case 4:
+                return "{" + filter + "\"aggregation\":{\"type\":\"TOP K\",\"size\":3,\"fields\":" + fields + "}}";
+            case 5:
+                return "{" + filter + "\"aggregation\":{\"type\":\"DISTRIBUTION\",\"fields\":{\"d\":\"v\"},"
+                       + "\"attributes\":{\"type\":\"QUANTILE\",\"points\":[0.5,0.9]}}}";
+            case 6:
+                // not batched: a projection
+                return "{" + filter + "\"projection\":{\"fields\":{\"s\":\"s\",\"n\":\"n\"}},\"aggregation\":{\"type\":"
+                       + "\"GROUP\",\"fields\":{\"s\":\"s\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}}";
+            case 7:
+                return "{" + filter + "\"aggregation\":{\"type\":\"RAW\",\"size\":" + (1 + r.nextInt(30)) + "}}";
+            default:
+                return "{" + filter + "\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"s\":\"s\"},\"attributes\":"
+                       + "{\"operations\":[{\"type\":\"COUNT\"},{\"type\":\"SUM\",\"field\":\"n\"}]}}}";
+        }
+    }
+
+    private static String filter(Random r, int depth) {
+        int kind = r.nextInt(depth > 0 ? 9 : 11);
+        String word = WORDS[r.nextInt(WORDS.length)];
+        switch (kind) {
+            case 0:
+                return clause("s", "==", "\"" + word + "\"");
+            case 1:
+                return clause("s", "!=", "\"" + word + "\"");
+            case 2:
+                return "{\"operation\":\"NOT\",\"clauses\":[" + clause(r.nextBoolean() ? "s" : "m.k", "==", "\"" + word
+                       + "\"") + "]}";
+            case 3:
+                return clause(r.nextBoolean() ? "n" : "d", new String[] {">", ">=", "<", "<="}[r.nextInt(4)],
+                              "\"" + (r.nextInt(21) - 10) + "\"");
+            case 4:
+                return clause("m", "CONTAINSKEY", "\"k\"");
+            case 5:
+                return clause("l", "SIZEIS", "\"" + r.nextInt(3) + "\"");
+            case 6:
+                return clause("s", "RLIKE", "\"" + (r.nextBoolean() ? "[a-d].*" : ".*ha.*") + "\"");
+            case 7:
+                return clause("m", "CONTAINSVALUE", "\"" + word + "\"");
+            case 8:
+                return clause("n", "!=", "{\"kind\":\"VALUE\",\"value\":\"" + (r.nextInt(5) - 2) + "\",\"type\":\"LONG\"}");
+            case 9:
+                return "{\"operation\":\"OR\",\"clauses\":[" + filter(r, depth + 1) + "," + filter(r, depth + 1) + "]}";
+            default:
+                return "{\"operation\":\"AND\",\"clauses\":[" + filter(r, depth + 1) + "," + filter(r, depth + 1) + "]}";
+        }
+    }
+
+    private static String clause(String field, String op, String value) {
+        return "{\"field\":\"" + field + "\",\"operation\":\"" + op + "\",\"values\":[" + value + "]}";
+    }
+
+    private static String record(Random r) {
+        StringBuilder sb = new StringBuilder("{\"id\":").append(r.nextInt(1000));
+        if (r.nextInt(6) > 0) {
+            sb.append(",\"s\":").append(r.nextInt(10) == 0 ? String.valueOf(r.nextInt(9))
+                                                          : "\"" + WORDS[r.nextInt(WORDS.length)] + "\"");
+        }
+        if (r.nextInt(6) > 0) {
+            sb.append(",\"n\":").append(r.nextInt(10) == 0 ? "\"" + (r.nextInt(21) - 10) + "\"" : r.nextInt(21) - 10);
+        }
+        if (r.nextInt(6) > 0) {
+            sb.append(",\"d\":").append(r.nextInt(8) == 0 ? String.valueOf(r.nextInt(7) - 3)
+                                                          : String.valueOf((r.nextInt(2001) - 1000) / 97.0));
+        }
+        if (r.nextInt(3) > 0) {
+            sb.append(",\"m\":{\"k\":\"").append(WORDS[r.nextInt(WORDS.length)]).append("\"}");
+        }
+        if (r.nextInt(3) > 0) {
+            sb.append(",\"l\":[");
+            for (int i = 0, n = r.nextInt(3); i < n; i++) {
+                sb.append(i > 0 ? "," : "").append(r.nextInt(5));
+            }
+            sb.append(']');
+        }
+        return sb.append('}').toString();
+    }
+
+    private static Query parse(QueryParser parser, String json) {
+        QueryParser.Result parsed = parser.parse(json);
+        return parsed.isValid() ? parsed.query() : null;
+    }
+
+    /** Feeds the records in batches of {@code batch}, ticking after each batch; partials in a fixed order. */
+    private static List<FilterEngine.Partial> run(FilterEngine engine, List<Query> queries, List<String> records, int batch) {
+        for (int q = 0; q < queries.size(); q++) {
+            engine.add("q" + q, queries.get(q), 0L);
+        }
+        RecordDecoder decoder = new RecordDecoder();
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        for (int start = 0; start < records.size(); start += batch) {
+            List<Record> records1 = new ArrayList<>();
+            for (String json : records.subList(start, Math.min(records.size(), start + batch))) {
+                records1.add(decoder.decode(json));
+            }
+            List<FilterEngine.Partial> step = new ArrayList<>();
+            engine.consume(records1, 10L + start, step);
+            engine.tick(10L + start, step);
+            step.sort((a, b) -> a.id().compareTo(b.id()) != 0 ? a.id().compareTo(b.id())
+                    : Boolean.compare(a.data() == null, b.data() == null));
+            out.addAll(step);
+        }
+        return out;
+    }
+}
