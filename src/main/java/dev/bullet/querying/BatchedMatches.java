@@ -42,13 +42,19 @@ final class BatchedMatches {
 
     /**
      * Tests each queued querier's undecided candidates among {@code records[from ..]} and aggregates its matches;
-     * {@code took} gets each querier that took a record. Then forgets the batch.
+     * {@code took} gets each querier that took a record. A querier that ended before {@code readTime} (the records'
+     * read time) takes none. Then forgets the batch.
      */
-    void flush(List<? extends Record> records, int from, Consumer<FilterQuerier> took) {
+    void flush(List<? extends Record> records, int from, long readTime, Consumer<FilterQuerier> took) {
         int q = 0;
         try {
             for (; q < size; q++) {
-                flush(queued[q], records, from, took);
+                if (readTime >= queued[q].readUntil) {
+                    queued[q].decidedBits = 0;
+                    queued[q].testBits = 0;
+                } else {
+                    flush(queued[q], records, from, took);
+                }
                 queued[q] = null;
             }
         } finally {
