@@ -358,8 +358,10 @@ public final class SettingsTable {
                 "Largest query body, bytes; larger bodies get 413.");
         t.define(REST_MAX_CONCURRENT_QUERIES, INT, 20_000, atLeast(1),
                 "Most queries running through one REST instance; more get 429.");
-        t.define(REST_RESULT_GRACE_MS, LONG, 10_000, atLeast(0),
-                "How long past a query's duration the service waits for its final result before answering 503, ms.");
+        t.define(REST_RESULT_GRACE_MS, LONG, 40_000, atLeast(0),
+                "How long past a query's duration the service waits for its final result before answering 503, ms. "
+                        + "It covers a final result that waits for record batches after a worker failure (up to two "
+                        + "topology.message.timeout.secs and 2 s) and a Result bolt worker restarted by Storm.");
         t.define(REST_HEALTH_TIMEOUT_MS, LONG, 5_000, atLeast(1),
                 "How long the health check waits for the PubSub and the topology to answer, ms.");
         t.define(REST_RESPONSE_PARTITIONS, LIST, List.of(), partitionNumbers(),

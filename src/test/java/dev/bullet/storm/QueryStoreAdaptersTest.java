@@ -151,8 +151,8 @@ class QueryStoreAdaptersTest {
         RecordingOutputCollector out = new RecordingOutputCollector();
         ResultBolt bolt = new ResultBolt(new ScriptedPubSub(), new RetryPolicy(1, 0, 0), Clock.SYSTEM);
         Bolts.prepare(bolt, out, Map.of());
-        Tuple window = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{\"records\":[]}", 0, false);
-        Tuple last = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{\"records\":[]}", 0, true);
+        Tuple window = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{\"records\":[]}", 0, false, "d-1");
+        Tuple last = Tuples.of(Components.JOIN_BOLT, Streams.RESULT, "q", "{\"records\":[]}", 0, true, "d-2");
 
         bolt.execute(window);
         bolt.execute(last);

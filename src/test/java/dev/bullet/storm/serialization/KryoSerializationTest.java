@@ -93,11 +93,13 @@ class KryoSerializationTest {
             raw.add(m.getBytes(StandardCharsets.UTF_8));
         }
         long now = System.currentTimeMillis();
-        byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.RAW_BATCH, List.of(raw, now, 42L, false));
+        byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.RAW_BATCH, List.of(raw, now, new long[] {0, 40, 41}, false));
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.QUERY, Tuples.query("q", COUNT, now, 1).getValues());
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.SIGNAL, Tuples.querySignal("q", Signal.KILL).getValues());
         byStream.put(Components.TICK_SPOUT + "/" + Streams.TICK, Tuples.tick(now).getValues());
 
+        // what a spout task has in flight
+        byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.READS, List.of(4, 77L, now, new long[] {now - 5, now - 3}));
         // the real bolts
         RecordingOutputCollector decodeOut = run(new DecodeBolt(60_000, Clock.SYSTEM), Tuples.query("q", COUNT, now, 1),
                                                  Tuples.rawBatch(now, MESSAGES));
@@ -109,7 +111,8 @@ class KryoSerializationTest {
         batch.add(new MapRecord(new LinkedHashMap<>(Map.of("id", "map", "n", 3L))));
         RecordingOutputCollector filterOut = run(new FilterBolt(settings, Clock.SYSTEM), Tuples.query("g", COUNT, now, 1),
                                                  Tuples.query("r", RAW, now, 1),
-                                                 Tuples.of(Components.DATASOURCE_BOLT, Streams.RECORDS, batch, now, 7L, false),
+                                                 Tuples.of(Components.DATASOURCE_BOLT, Streams.RECORDS, batch, now,
+                                                           new long[] {2, 100, 102}, false),
                                                  Tuples.tick(now + 1));
         for (Emission e : filterOut.emitted(Streams.PARTIAL)) {
             byStream.put(Components.FILTER_BOLT + "/" + Streams.PARTIAL + "/" + e.value(0), e.values());
