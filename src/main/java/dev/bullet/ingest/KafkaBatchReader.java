@@ -454,6 +454,14 @@ public final class KafkaBatchReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the consumer without committing anything more: what a killed process leaves behind (its group moves its
+     * partitions on at once rather than after the session timeout). For tests of what the next reader does.
+     */
+    public void abandon() {
+        consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+    }
+
     private void dropBuffered(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             Owned o = owned.get(tp);

@@ -190,6 +190,14 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         }
     }
 
+    /** What a killed worker leaves: the consumer gone, nothing committed beyond what was (for tests). */
+    void abandon() {
+        if (reader != null) {
+            reader.abandon();
+            reader = null;
+        }
+    }
+
     @Override
     public void close() {
         if (reader != null) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.bullet.local.EmbeddedKafka;
+import dev.bullet.querying.MergedBatches;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.RecordingSpoutCollector;
 import dev.bullet.storm.testing.RecordingSpoutCollector.Emission;
@@ -147,6 +148,11 @@ class KafkaBatchSpoutIT {
         return spout;
     }
 
+    /** The record batches emitted since the last call (the spout's reports to the Join are left out). */
+    private static List<Emission> batches(RecordingSpoutCollector out) {
+        return out.drain().stream().filter(e -> Streams.RAW_BATCH.equals(e.stream())).toList();
+    }
+
     private static List<String> values(Emission emission) {
         List<byte[]> batch = emission.value(0);
         List<String> out = new ArrayList<>(batch.size());
@@ -170,7 +176,7 @@ class KafkaBatchSpoutIT {
                                            int batchSize) {
         List<String> received = new ArrayList<>();
         pumpUntil(spout, () -> {
-            for (Emission emission : out.drain()) {
+            for (Emission emission : batches(out)) {
                 List<String> batch = values(emission);
                 assertTrue(batch.size() <= batchSize, "batch of " + batch.size() + " > " + batchSize);
                 assertFalse(batch.isEmpty());
@@ -213,7 +219,7 @@ class KafkaBatchSpoutIT {
             List<Emission> all = new ArrayList<>();
             List<String> received = new ArrayList<>();
             pumpUntil(spout, () -> {
-                for (Emission emission : out.drain()) {
+                for (Emission emission : batches(out)) {
                     all.add(emission);
                     received.addAll(values(emission));
                     spout.ack(emission.messageId());
@@ -282,7 +288,7 @@ class KafkaBatchSpoutIT {
             List<String> sent = produce(topic, "f", 100);
             List<Emission> firstTwo = new ArrayList<>();
             pumpUntil(spout, () -> {
-                firstTwo.addAll(out.drain());
+                firstTwo.addAll(batches(out));
                 return firstTwo.size() >= 2;
             }, "two batches");
             List<String> failed = values(firstTwo.get(0));
@@ -317,7 +323,7 @@ class KafkaBatchSpoutIT {
         List<Emission> emitted = new ArrayList<>();
         try {
             pumpUntil(spout, () -> {
-                emitted.addAll(out.drain());
+                emitted.addAll(batches(out));
                 return emitted.size() >= 3;
             }, "three batches");
             spout.ack(emitted.get(0).messageId());
@@ -336,6 +342,72 @@ class KafkaBatchSpoutIT {
     }
 
     @Test
+    void aSpoutTakingPartitionsOverSendsAgainWhatItsDeadPredecessorHandedOutAndTheJoinCountsEachRecordOnce() {
+        String topic = topic(2);
+        String group = "g-" + topic;
+        int total = 3000;
+        produce(topic, "t", total);
+        MergedBatches join = new MergedBatches(); // what a query's Join merged
+        Map<Long, Integer> counted = new HashMap<>();
+        RecordingSpoutCollector outA = new RecordingSpoutCollector();
+        KafkaBatchSpout a = openSpout(topic, group, 100, outA);
+        List<Emission> handedOut = new ArrayList<>();
+        pumpUntil(a, () -> {
+            for (Emission e : batches(outA)) {
+                handedOut.add(e);
+                long[] span = e.value(2);
+                assertFalse(e.<Boolean>value(3), "nobody read these before");
+                assertEquals(MergedBatches.Overlap.NONE, join.overlap(span[0], span[1], span[2]));
+                join.add(span[0], span[1], span[2]); // merged at the Join...
+                for (long o = span[1]; o <= span[2]; o++) {
+                    counted.merge(span[0] << 32 | o, 1, Integer::sum);
+                }
+                if (handedOut.size() % 3 != 0) {
+                    a.ack(e.messageId()); // ...and acked; every third one's ack is lost with the worker
+                }
+            }
+            return counted.size() >= total / 2;
+        }, "half the records");
+        a.abandon(); // killed: no commit beyond those made so far, its consumer gone
+
+        RecordingSpoutCollector outB = new RecordingSpoutCollector();
+        KafkaBatchSpout b = openSpout(topic, group, 100, outB);
+        int[] reread = new int[1];
+        try {
+            pumpUntil(b, () -> {
+                for (Emission e : batches(outB)) {
+                    long[] span = e.value(2);
+                    if (span.length > 3) { // sent again with each record's offset: the Join drops what it has
+                        assertTrue(e.<Boolean>value(3));
+                        for (int i = 3; i < span.length; i++) {
+                            if (join.overlap(span[0], span[i], span[i]) == MergedBatches.Overlap.ALL) {
+                                reread[0]++;
+                                continue;
+                            }
+                            join.add(span[0], span[i], span[i]);
+                            counted.merge(span[0] << 32 | span[i], 1, Integer::sum);
+                        }
+                    } else {
+                        assertEquals(MergedBatches.Overlap.NONE, join.overlap(span[0], span[1], span[2]),
+                                     "a batch read for the first time was never merged");
+                        join.add(span[0], span[1], span[2]);
+                        for (long o = span[1]; o <= span[2]; o++) {
+                            counted.merge(span[0] << 32 | o, 1, Integer::sum);
+                        }
+                    }
+                    b.ack(e.messageId());
+                }
+                return counted.size() >= total;
+            }, "every record");
+        } finally {
+            b.close();
+        }
+        assertEquals(total, counted.size());
+        assertTrue(counted.values().stream().allMatch(n -> n == 1), "no record counted twice");
+        assertTrue(reread[0] > 0, "the new reader did read again records its predecessor had handed out");
+    }
+
+    @Test
     void twoSpoutsOfOneGroupShareThePartitionsWithoutLosingRecords() {
         String topic = topic(4);
         String group = "g-" + topic;
@@ -348,7 +420,7 @@ class KafkaBatchSpoutIT {
             List<String> byA = new ArrayList<>();
             List<String> byB = new ArrayList<>();
             pumpUntil(a, () -> {
-                for (Emission e : outA.drain()) {
+                for (Emission e : batches(outA)) {
                     byA.addAll(values(e));
                     a.ack(e.messageId());
                 }
@@ -366,11 +438,11 @@ class KafkaBatchSpoutIT {
                 }
                 a.nextTuple();
                 joined.nextTuple();
-                for (Emission e : outA.drain()) {
+                for (Emission e : batches(outA)) {
                     byA.addAll(values(e));
                     a.ack(e.messageId());
                 }
-                for (Emission e : outB.drain()) {
+                for (Emission e : batches(outB)) {
                     byB.addAll(values(e));
                     joined.ack(e.messageId());
                 }
