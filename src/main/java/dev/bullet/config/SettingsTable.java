@@ -62,6 +62,7 @@ public final class SettingsTable {
 
     // Kafka client properties (security and the rest), of the PubSub clients and of the firehose consumer
     public static final String PUBSUB_KAFKA_PROPERTIES = "bullet.pubsub.kafka.properties";
+    public static final String PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME = "bullet.pubsub.kafka.join.state.topic.name";
     public static final String DATASOURCE_KAFKA_PROPERTIES = "bullet.topology.datasource.kafka.properties";
 
     // Topology
@@ -69,6 +70,8 @@ public final class SettingsTable {
     public static final String TOPOLOGY_WORKERS = "bullet.topology.workers";
     public static final String TOPOLOGY_ACKING_ENABLE = "bullet.topology.acking.enable";
     public static final String TOPOLOGY_MAX_SPOUT_PENDING = "bullet.topology.max.spout.pending";
+    public static final String TOPOLOGY_JOIN_SNAPSHOT_ENABLE = "bullet.topology.join.snapshot.enable";
+    public static final String TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS = "bullet.topology.join.snapshot.interval.ms";
 
     // Tick
     public static final String TICK_SPOUT_INTERVAL_MS = "bullet.topology.tick.spout.interval.ms";
@@ -213,6 +216,10 @@ public final class SettingsTable {
         t.define(PUBSUB_KAFKA_RESPONSE_PARTITIONS, INT, 4, atLeast(1),
                 "Partitions of the response topic when Bullet creates it; results return by partition to the "
                         + "REST instance that owns the query.");
+        t.define(PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME, STRING, "", ANY,
+                "Compacted topic where the Join tasks keep their queries' state, read by a Join task that restarts; "
+                        + "empty = the request topic's name followed by -join-state. The REST service and local mode "
+                        + "create it (cleanup.policy=compact); when it is missing the Join runs without it.");
 
         t.section("Kafka client properties: security (SASL, TLS), client ids, tuning");
         t.define(PUBSUB_KAFKA_PROPERTIES, PROPERTIES, Map.of(), KafkaProperties.notOwned(KafkaProperties.PUBSUB_OWNED),
@@ -236,6 +243,13 @@ public final class SettingsTable {
         t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 20, atLeast(1),
                 "Unacked batches per DataSource spout task before it pauses (Storm's topology.max.spout.pending, "
                         + "which wins if also set).");
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, true, ANY,
+                "Keep each query's Join state in the Join state topic (" + PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME
+                        + "), so that a restarted Join task goes on with exact results; a partial is acked once a "
+                        + "snapshot holding it is in Kafka. false = a restart loses the open windows (flagged incomplete).");
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 100, between(0, 60_000),
+                "Least time between two snapshots of the Join's changed queries, ms; taken on the tick, so the tick "
+                        + "interval is the shortest. Partials wait this long, and Kafka's confirmation, for their ack.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));

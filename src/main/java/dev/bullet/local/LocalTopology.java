@@ -3,6 +3,8 @@ package dev.bullet.local;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.pubsub.KafkaPubSubFactory;
+import dev.bullet.pubsub.KafkaStateStore;
 import dev.bullet.storm.LocalClusterRunner;
 
 import java.util.LinkedHashMap;
@@ -55,6 +57,9 @@ public final class LocalTopology implements AutoCloseable {
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS));
         kafka.createTopics(topics);
+        if (settings.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE)) {
+            KafkaStateStore.createTopic(KafkaPubSubFactory.config(settings), KafkaPubSubFactory.joinStateTopic(settings));
+        }
         return settings;
     }
 
