@@ -240,16 +240,16 @@ public final class SettingsTable {
                 "Number of worker processes.");
         t.define(TOPOLOGY_ACKING_ENABLE, BOOLEAN, true, ANY,
                 "Ack DataSource batches, committing Kafka offsets after the ack (at-least-once); false = at-most-once.");
-        t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 20, atLeast(1),
+        t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 100, atLeast(1),
                 "Unacked batches per DataSource spout task before it pauses (Storm's topology.max.spout.pending, "
-                        + "which wins if also set).");
+                        + "which wins if also set); a batch is acked once the Join's snapshot holding it is in Kafka.");
         t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, true, ANY,
                 "Keep each query's Join state in the Join state topic (" + PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME
                         + "), so that a restarted Join task goes on with exact results; a partial is acked once a "
                         + "snapshot holding it is in Kafka. false = a restart loses the open windows (flagged incomplete).");
-        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 100, between(0, 60_000),
-                "Least time between two snapshots of the Join's changed queries, ms; taken on the tick, so the tick "
-                        + "interval is the shortest. Partials wait this long, and Kafka's confirmation, for their ack.");
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
+                "Least time between two snapshots of the Join's changed queries, ms (taken on the tick, one in flight at "
+                        + "a time). Partials wait up to this long, and Kafka's confirmation, for their ack.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));

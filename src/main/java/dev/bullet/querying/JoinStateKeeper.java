@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * compacted log keyed by query id ({@link Log}; a Kafka topic), and holds the acks of the partials merged into that
  * state until the log confirmed a snapshot that includes them.
  *
- * <p>On each {@link #snapshot} (on the Join's tick, at most every {@code intervalMs}) the queries whose state changed
+ * <p>On each {@link #snapshot} (on the Join's tick, at most every {@code intervalMs}, and not while the previous one
+ * is unconfirmed: the pace adapts to what Kafka takes) the queries whose state changed
  * since their last snapshot are written ({@link JoinSnapshot}), and the ended ones get a tombstone; that is one
  * <em>generation</em>, which takes the tuples {@link #hold held} since the previous one. The log's callback only
  * records the outcome; {@link #poll}, on the owner's thread, acts on them: a generation whose writes were all
@@ -115,8 +116,8 @@ public final class JoinStateKeeper<T> {
      * Returns whether it took one.
      */
     public boolean snapshot(JoinEngine engine, long now, Settle<T> settle) {
-        if (now < nextDue) {
-            return false;
+        if (now < nextDue || !cut.isEmpty()) {
+            return false; // one snapshot in flight at a time: the next one waits for Kafka, and holds all that changed
         }
         nextDue = now + intervalMs - intervalMs / 10;
         if (now >= forgetAt) {
