@@ -129,6 +129,7 @@ class JoinStateKeeperTest {
         keeper.snapshot(engine, T0 + 100, settle);
         assertTrue(log.writes.get(0).value().length > 0 && log.writes.get(0).value().length <= 200);
         log.confirm(0);
+        keeper.poll(settle);
         for (long offset = 2; offset < 400; offset += 2) {
             merge("a", offset); // 200 runs of merged batches: more than 200 bytes
         }
