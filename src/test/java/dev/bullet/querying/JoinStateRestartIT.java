@@ -104,10 +104,14 @@ class JoinStateRestartIT {
             out.clear();
         }
 
-        void confirmAll() {
+        /** Snapshots and waits until every held partial is acked (one snapshot is in flight at a time). */
+        void confirmAll(long from) {
             long deadline = System.nanoTime() + WAIT.toNanos();
+            long now = from;
             while (keeper.held() > 0) {
                 keeper.poll(settle);
+                now += 100;
+                keeper.snapshot(engine, now, settle);
                 if (System.nanoTime() > deadline) {
                     fail("Kafka did not confirm the snapshots within " + WAIT + "; still held: " + keeper.held());
                 }
@@ -205,7 +209,7 @@ class JoinStateRestartIT {
             }
             tick(first, now);
         }
-        first.confirmAll();
+        first.confirmAll(T0 + crashAfter * 100L);
         assertEquals(crashAfter, first.acked.size(), "every partial acked once its snapshot was confirmed");
         assertTrue(first.failed.isEmpty());
         // the first task dies (what it had not saved is lost with it); from here on it only shows what a task that
@@ -251,7 +255,7 @@ class JoinStateRestartIT {
                    "without a snapshot, as before: flagged incomplete");
         assertEquals(0, second.engine.size(), "every query ended");
 
-        second.confirmAll();
+        second.confirmAll(T0 + 4100);
         assertTrue(second.failed.isEmpty());
         assertTrue(second.store.readAll(id -> true, WAIT).isEmpty(), "ended queries leave tombstones");
         second.store.close();
