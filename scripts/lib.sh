@@ -200,6 +200,7 @@ bench_pipeline() {
       echo "Options: --queries 0,100,1000,10000 --rates 10000,25000,50000 --rate 10000 --step-seconds 15"
       echo "         --warmup-seconds 10 --repeats 3 --filter-parallelism N"
       echo "         --mix id|realistic | --queries-file FILE (JSON lines: results flow, latency from the producer)"
+      echo "         --join-snapshots on|off (the Join keeps its state in Kafka; default on)"
       echo "         --via pubsub|rest (with a workload: the client reads the response topic, or runs each query"
       echo "         through the REST service's sse-query: two open files per running query)"
       return 0

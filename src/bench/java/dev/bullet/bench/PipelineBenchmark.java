@@ -121,6 +121,9 @@ public final class PipelineBenchmark {
                                "runs each query through its sse-query endpoint, the results arriving as",
                                "the stream's events (one connection per query)."})
         String via = "pubsub";
+        @Option(names = "--join-snapshots", paramLabel = "on|off",
+                description = "keep the Join's state in its Kafka topic (bullet.topology.join.snapshot.enable; default on)")
+        String joinSnapshots = "on";
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
         boolean help;
 
@@ -194,6 +197,7 @@ public final class PipelineBenchmark {
         overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
         overrides.put(Component.FILTER_BOLT.parallelismKey(), o.filterParallelism);
         overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
+        overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, !"off".equals(o.joinSnapshots));
         List<String> workload = workload(o);
         if (workload != null) {
             overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
@@ -207,6 +211,7 @@ public final class PipelineBenchmark {
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         String via = o.via;
         result.put("results_via", workload == null ? "none" : via);
+        result.put("join_snapshots", !"off".equals(o.joinSnapshots));
         try (TopologyHarness stack = TopologyHarness.start(dir, overrides);
              RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
              ResultFlow flow = workload == null ? null

@@ -63,6 +63,7 @@ public final class SettingsTable {
 
     // Kafka client properties (security and the rest), of the PubSub clients and of the firehose consumer
     public static final String PUBSUB_KAFKA_PROPERTIES = "bullet.pubsub.kafka.properties";
+    public static final String PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME = "bullet.pubsub.kafka.join.state.topic.name";
     public static final String DATASOURCE_KAFKA_PROPERTIES = "bullet.topology.datasource.kafka.properties";
 
     // Topology
@@ -73,6 +74,8 @@ public final class SettingsTable {
     public static final String JOIN_UNCONFIRMED_MAX_RESULTS = "bullet.topology.join.unconfirmed.max.results";
     public static final String JOIN_UNCONFIRMED_MAX_BYTES = "bullet.topology.join.unconfirmed.max.bytes";
     public static final String TOPOLOGY_QUERY_STORE_ENABLE = "bullet.topology.query.store.enable";
+    public static final String TOPOLOGY_JOIN_SNAPSHOT_ENABLE = "bullet.topology.join.snapshot.enable";
+    public static final String TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS = "bullet.topology.join.snapshot.interval.ms";
 
     // Tick
     public static final String TICK_SPOUT_INTERVAL_MS = "bullet.topology.tick.spout.interval.ms";
@@ -221,6 +224,10 @@ public final class SettingsTable {
                 "Compacted topic keeping the running queries (the query store), so they outlive a topology redeploy; "
                         + "empty = the request topic's name + \"-queries\". Used when "
                         + "bullet.topology.query.store.enable is true.");
+        t.define(PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME, STRING, "", ANY,
+                "Compacted topic where the Join tasks keep their queries' state, read by a Join task that restarts; "
+                        + "empty = the request topic's name followed by -join-state. The REST service and local mode "
+                        + "create it (cleanup.policy=compact); when it is missing the Join runs without it.");
 
         t.section("Kafka client properties: security (SASL, TLS), client ids, tuning");
         t.define(PUBSUB_KAFKA_PROPERTIES, PROPERTIES, Map.of(), KafkaProperties.notOwned(KafkaProperties.PUBSUB_OWNED),
@@ -241,9 +248,9 @@ public final class SettingsTable {
                 "Number of worker processes.");
         t.define(TOPOLOGY_ACKING_ENABLE, BOOLEAN, true, ANY,
                 "Ack DataSource batches, committing Kafka offsets after the ack (at-least-once); false = at-most-once.");
-        t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 20, atLeast(1),
+        t.define(TOPOLOGY_MAX_SPOUT_PENDING, INT, 100, atLeast(1),
                 "Unacked batches per DataSource spout task before it pauses (Storm's topology.max.spout.pending, "
-                        + "which wins if also set).");
+                        + "which wins if also set); a batch is acked once the Join's snapshot holding it is in Kafka.");
         t.define(JOIN_UNCONFIRMED_MAX_RESULTS, INT, 10_000, atLeast(1),
                 "Most results a Join task keeps until the Result bolt confirms Kafka has them (to send them again "
                         + "if the Result bolt's worker dies); past it the oldest are no longer kept, logged and counted "
@@ -255,6 +262,13 @@ public final class SettingsTable {
                 "Keep running queries in the query store (" + PUBSUB_KAFKA_QUERIES_TOPIC_NAME + "): a topology "
                         + "submitted again takes them up from their original start, and a restarted REST instance "
                         + "kills the ones it had. false = queries end with their topology.");
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, true, ANY,
+                "Keep each query's Join state in the Join state topic (" + PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME
+                        + "), so that a restarted Join task goes on with exact results; a partial is acked once a "
+                        + "snapshot holding it is in Kafka. false = a restart loses the open windows (flagged incomplete).");
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
+                "Least time between two snapshots of the Join's changed queries, ms (taken on the tick, one in flight at "
+                        + "a time). Partials wait up to this long, and Kafka's confirmation, for their ack.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));

@@ -5,6 +5,7 @@ import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.KafkaPubSubFactory;
 import dev.bullet.pubsub.KafkaQueryStore;
+import dev.bullet.pubsub.KafkaStateStore;
 import dev.bullet.storm.LocalClusterRunner;
 
 import java.util.LinkedHashMap;
@@ -60,6 +61,9 @@ public final class LocalTopology implements AutoCloseable {
         String store = KafkaPubSubFactory.queryStoreTopic(settings);
         if (store != null) {
             KafkaQueryStore.createTopic(KafkaPubSubFactory.config(settings), store); // compacted
+        }
+        if (settings.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE)) {
+            KafkaStateStore.createTopic(KafkaPubSubFactory.config(settings), KafkaPubSubFactory.joinStateTopic(settings));
         }
         return settings;
     }

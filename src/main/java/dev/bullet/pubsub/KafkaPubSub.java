@@ -333,7 +333,7 @@ public final class KafkaPubSub {
         return new KafkaQueryStore(this, topic, clock);
     }
 
-    private Map<String, Object> commonProps(String role) {
+    Map<String, Object> commonProps(String role) {
         Map<String, Object> props = new HashMap<>();
         props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "bullet-pubsub-" + role + "-" + CLIENT_IDS.incrementAndGet());
         props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, DEFAULT_TIMEOUT_MS);
@@ -343,7 +343,7 @@ public final class KafkaPubSub {
         return props;
     }
 
-    private Map<String, Object> consumerProps(String role) {
+    Map<String, Object> consumerProps(String role) {
         Map<String, Object> props = commonProps(role);
         // A topic created by a consumer's metadata request would get the broker's default partition count.
         props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
@@ -352,7 +352,7 @@ public final class KafkaPubSub {
         return props;
     }
 
-    private KafkaConsumer<byte[], byte[]> newConsumer(Map<String, Object> props) {
+    KafkaConsumer<byte[], byte[]> newConsumer(Map<String, Object> props) {
         try {
             return new KafkaConsumer<>(props);
         } catch (KafkaException e) {
@@ -361,11 +361,18 @@ public final class KafkaPubSub {
     }
 
     /** A producer with these defaults under the client properties (which win). */
-    private KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role, Map<String, Object> defaults) {
+    KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role, Map<String, Object> defaults) {
+        return newProducer(lingerMs, role, defaults, Map.of());
+    }
+
+    /** As above, with {@code forced} over the client properties. */
+    KafkaProducer<byte[], byte[]> newProducer(int lingerMs, String role, Map<String, Object> defaults,
+                                              Map<String, Object> forced) {
         defaults.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         defaults.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_TIMEOUT_MS);
         Map<String, Object> props = commonProps(role + "-publisher");
         defaults.forEach(props::putIfAbsent);
+        props.putAll(forced);
         int requestTimeout = Integer.parseInt(props.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG).toString().trim());
         int linger = Integer.parseInt(props.get(ProducerConfig.LINGER_MS_CONFIG).toString().trim());
         props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, requestTimeout + linger + DEFAULT_TIMEOUT_MS / 2);

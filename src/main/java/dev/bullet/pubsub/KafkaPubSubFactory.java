@@ -4,6 +4,8 @@ import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.SettingsTable;
 
+import java.util.Optional;
+
 /** The Kafka PubSub (SPEC §7.1) as the topology's {@link PubSubFactory}. */
 public final class KafkaPubSubFactory implements PubSubFactory {
     private static final long serialVersionUID = 1L;
@@ -13,12 +15,15 @@ public final class KafkaPubSubFactory implements PubSubFactory {
     private final long maxResultBytes;
     /** The query store's topic; null without a store. */
     private final String queryStoreTopic;
+    /** The Join's state topic, or null when the Join keeps no state. */
+    private final String joinStateTopic;
 
     public KafkaPubSubFactory(BulletSettings settings) {
         this.config = config(settings);
         this.groupId = settings.getString(SettingsTable.TOPOLOGY_NAME) + "-queries";
         this.maxResultBytes = maxResultBytes(settings);
         this.queryStoreTopic = queryStoreTopic(settings);
+        this.joinStateTopic = settings.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE) ? joinStateTopic(settings) : null;
     }
 
     /**
@@ -32,6 +37,13 @@ public final class KafkaPubSubFactory implements PubSubFactory {
         String topic = s.getString(SettingsTable.PUBSUB_KAFKA_QUERIES_TOPIC_NAME).trim();
         return topic.isEmpty() ? KafkaQueryStore.defaultTopic(s.getString(SettingsTable.PUBSUB_KAFKA_REQUEST_TOPIC_NAME))
                                : topic;
+    }
+
+    /** The name of the Join's state topic ({@code bullet.pubsub.kafka.join.state.topic.name}, or its default). */
+    public static String joinStateTopic(BulletSettings s) {
+        String name = s.getString(SettingsTable.PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME);
+        return name.isBlank() ? KafkaStateStore.defaultJoinStateTopic(s.getString(SettingsTable.PUBSUB_KAFKA_REQUEST_TOPIC_NAME))
+                              : name.trim();
     }
 
     /**
@@ -66,5 +78,17 @@ public final class KafkaPubSubFactory implements PubSubFactory {
     @Override
     public QueryStore queryStore() {
         return queryStoreTopic == null ? QueryStore.NONE : new KafkaPubSub(config).queryStore(queryStoreTopic, Clock.SYSTEM);
+    }
+
+    /** The store of the Join's state, or empty when the Join keeps none. */
+    @Override
+    public Optional<KafkaStateStore> joinStateStore() {
+        if (joinStateTopic == null) {
+            return Optional.empty();
+        }
+        return Optional.of(KafkaStateStore.open(config, joinStateTopic).orElseThrow(() -> new PubSubException(
+                "the Join state topic " + joinStateTopic + " does not exist at " + config.bootstrapServers()
+                + " (the REST service and local mode create it; or create it with cleanup.policy=compact, or set "
+                + SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE + ": false)", null)));
     }
 }

@@ -79,6 +79,9 @@ public final class JoinEngine {
     private long overQueryBytes;
     private long overWorkerBytes;
     private long refused;
+    private long restoredExactly;
+    private long restoreFailures;
+    private RuntimeException lastRestoreFailure;
     private final MemoryBounds bounds;
     /** What the spouts read and what is in flight: final results wait for it, at most {@link #readWaitMs}. */
     private ReadProgress reads = ReadProgress.NONE;
@@ -135,6 +138,14 @@ public final class JoinEngine {
      * incomplete. Returns whether the query was new here (known, lately ended or invalid ones are ignored).
      */
     public boolean restore(String id, String queryJson, long startTime, int replyPartition, long now) {
+        return restore(id, queryJson, startTime, replyPartition, now, null);
+    }
+
+    /**
+     * As above, with the query's state as the task that died last saved it ({@link JoinSnapshot}, null for none): the
+     * query goes on exactly, its results whole. A snapshot that cannot be taken up counts as none.
+     */
+    public boolean restore(String id, String queryJson, long startTime, int replyPartition, long now, byte[] snapshot) {
         if (queries.containsKey(id) || ended.containsKey(id)) {
             return false;
         }
@@ -143,7 +154,10 @@ public final class JoinEngine {
             return false;
         }
         JoinQuerier querier = newQuerier(id, parsed, startTime);
-        querier.markRestored(now);
+        if (snapshot == null || !restoreState(querier, snapshot)) {
+            querier = newQuerier(id, parsed, startTime);
+            querier.markRestored(now);
+        }
         queries.put(id, new Owned(querier, replyPartition, queryJson));
         return true;
     }
@@ -167,6 +181,38 @@ public final class JoinEngine {
 
     private static Emitted emitted(String id, Owned owned, Result r) {
         return new Emitted(id, owned.replyPartition(), owned.resumedAt < 0 ? r : TopologyRestart.mark(r, owned.resumedAt));
+    }
+
+    private boolean restoreState(JoinQuerier querier, byte[] snapshot) {
+        try {
+            JoinSnapshot.restore(querier, snapshot);
+            restoredExactly++;
+            return true;
+        } catch (RuntimeException e) {
+            restoreFailures++;
+            lastRestoreFailure = e;
+            return false;
+        }
+    }
+
+    /** Queries taken up again with their saved state, and those whose saved state could not be taken up. */
+    public long restoredExactly() {
+        return restoredExactly;
+    }
+
+    public long restoreFailures() {
+        return restoreFailures;
+    }
+
+    /** Why the last saved state could not be taken up (null: none failed). */
+    public RuntimeException lastRestoreFailure() {
+        return lastRestoreFailure;
+    }
+
+    /** The querier of a query this task owns, or null. */
+    public JoinQuerier querier(String id) {
+        Owned owned = queries.get(id);
+        return owned == null ? null : owned.querier();
     }
 
     private JoinQuerier newQuerier(String id, QueryParser.Result parsed, long startTime) {

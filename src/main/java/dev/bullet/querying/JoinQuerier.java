@@ -49,7 +49,7 @@ public final class JoinQuerier {
     private int finalPartials;
     private final Set<Integer> lastFrom = new HashSet<>();
     /** The record batches merged so far, by their place in the source (to drop a batch read again, SPEC §3.1). */
-    private final MergedBatches mergedBatches = new MergedBatches();
+    private MergedBatches mergedBatches = new MergedBatches();
     /** Batches sent again that overlapped what was merged only in part (dropped; the results say so). */
     private long partlyMerged;
     /** Batches read before the end that the final result misses (see {@link #tick(long, ReadProgress, long)}), and why. */
@@ -63,6 +63,8 @@ public final class JoinQuerier {
     private int rateCount;
     private boolean rateLimited;
     private boolean overBytes;
+    /** Counts the changes of the state: a query unchanged since its last snapshot is not written again. */
+    private long changes;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
         this(id, query, startTime, settings, partitions, finalGraceMs, Long.MAX_VALUE);
@@ -114,6 +116,46 @@ public final class JoinQuerier {
         incompleteUntilWindow = window != null && window.kind() == Window.Kind.ADDITIVE_TUMBLING ? Integer.MAX_VALUE : windowNumber;
     }
 
+    /** How many times the state changed so far: equal counts, equal state. */
+    public long changes() {
+        return changes;
+    }
+
+    /** What {@link #tick} and {@link #combine} need to go on exactly as this querier would ({@link JoinSnapshot}). */
+    JoinSnapshot.State state() {
+        int[] from = lastFrom.stream().mapToInt(Integer::intValue).sorted().toArray();
+        boolean empty = aggregator.isEmpty();
+        return new JoinSnapshot.State(startTime, windowNumber, nextEmitTime, finalPartials, from, partlyMerged,
+                                      restoredAt, incompleteUntilWindow, rateIntervalStart, rateCount, empty,
+                                      empty ? new byte[0] : aggregator.serialize(), mergedBatches);
+    }
+
+    /** Takes up {@code state} (of this query, taken by {@link #state()} of a querier of a task that died). */
+    void restore(JoinSnapshot.State state) {
+        if (state.startTime() != startTime) {
+            throw new IllegalArgumentException("the snapshot is of a query started at " + state.startTime()
+                                               + ", this one started at " + startTime);
+        }
+        windowNumber = state.windowNumber();
+        nextEmitTime = state.nextEmitTime();
+        finalPartials = state.finalPartials();
+        lastFrom.clear();
+        for (int task : state.lastFrom()) {
+            lastFrom.add(task);
+        }
+        partlyMerged = state.partlyMerged();
+        restoredAt = state.restoredAt();
+        incompleteUntilWindow = state.incompleteUntilWindow();
+        rateIntervalStart = state.rateIntervalStart();
+        rateCount = state.rateCount();
+        aggregator.reset();
+        if (!state.aggregatorEmpty()) {
+            aggregator.combine(state.aggregator());
+        }
+        mergedBatches = state.merged();
+        changes++;
+    }
+
     /** Whether the query was ended for holding more than {@code bullet.query.max.bytes}. */
     public boolean wasOverBytes() {
         return overBytes;
@@ -142,6 +184,7 @@ public final class JoinQuerier {
      * meta} when only part of it was (batch boundaries are the same on every read, so this does not happen).
      */
     public boolean mergedBefore(long[] spans, boolean retry) {
+        changes++;
         if (retry) {
             for (int i = 0; i + 2 < spans.length; i += 3) {
                 MergedBatches.Overlap overlap = mergedBatches.overlap(spans[i], spans[i + 1], spans[i + 2]);
@@ -176,6 +219,7 @@ public final class JoinQuerier {
         if (done) {
             return out;
         }
+        changes++;
         if (last && (task < 0 || lastFrom.add(task))) {
             finalPartials++;
         }
@@ -300,6 +344,7 @@ public final class JoinQuerier {
     }
 
     private void emitWindow(long now, long expected, List<Result> out) {
+        changes++;
         if (rateLimited(now)) {
             rateLimited = true;
             out.add(fail(List.of(BulletError.of(

@@ -1,5 +1,8 @@
 package dev.bullet.querying;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,6 +54,95 @@ public final class MergedBatches {
             n += r.count;
         }
         return n;
+    }
+
+    /**
+     * Writes what was added, compactly (for the Join's state snapshots): the sources, then per source its runs, each
+     * as the gap from the previous run's end and its length, variable-length longs (a run of a partition: a few bytes).
+     */
+    public void writeTo(DataOutput out) throws IOException {
+        writeVarLong(out, bySource.size());
+        for (Map.Entry<Long, Runs> e : bySource.entrySet()) {
+            Runs runs = e.getValue();
+            out.writeLong(e.getKey());
+            writeVarLong(out, runs.count);
+            long previous = 0;
+            for (int i = 0; i < runs.count; i++) {
+                writeVarLong(out, zigZag(runs.starts[i] - previous));
+                writeVarLong(out, zigZag(runs.ends[i] - runs.starts[i]));
+                previous = runs.ends[i];
+            }
+        }
+    }
+
+    /** Reads what {@link #writeTo} wrote; a malformed input is an {@link IOException}. */
+    public static MergedBatches readFrom(DataInput in) throws IOException {
+        MergedBatches merged = new MergedBatches();
+        long sources = readVarLong(in);
+        for (long s = 0; s < sources; s++) {
+            long source = in.readLong();
+            long count = readVarLong(in);
+            if (count < 0 || count > Integer.MAX_VALUE / 2) {
+                throw new IOException("bad run count " + count);
+            }
+            long previous = 0;
+            for (long i = 0; i < count; i++) {
+                long start = previous + unZigZag(readVarLong(in));
+                long end = start + unZigZag(readVarLong(in));
+                if (end < start) {
+                    throw new IOException("bad run " + start + ".." + end + " of source " + source);
+                }
+                merged.add(source, start, end);
+                previous = end;
+            }
+        }
+        return merged;
+    }
+
+    private static long zigZag(long n) {
+        return (n << 1) ^ (n >> 63);
+    }
+
+    private static long unZigZag(long n) {
+        return (n >>> 1) ^ -(n & 1);
+    }
+
+    private static void writeVarLong(DataOutput out, long n) throws IOException {
+        long v = n;
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    private static long readVarLong(DataInput in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte b = in.readByte();
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new IOException("a variable-length long longer than 10 bytes");
+    }
+
+    /** Whether both hold the same runs. */
+    public boolean sameAs(MergedBatches other) {
+        if (bySource.size() != other.bySource.size()) {
+            return false;
+        }
+        for (Map.Entry<Long, Runs> e : bySource.entrySet()) {
+            Runs mine = e.getValue();
+            Runs theirs = other.bySource.get(e.getKey());
+            if (theirs == null || mine.count != theirs.count
+                || !Arrays.equals(mine.starts, 0, mine.count, theirs.starts, 0, theirs.count)
+                || !Arrays.equals(mine.ends, 0, mine.count, theirs.ends, 0, theirs.count)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Runs runsOf(long source, boolean create) {

@@ -4,8 +4,10 @@ import com.google.gson.JsonElement;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
+import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.KafkaPubSub;
 import dev.bullet.pubsub.KafkaPubSubConfig;
+import dev.bullet.pubsub.KafkaStateStore;
 import dev.bullet.pubsub.PubSubException;
 import dev.bullet.pubsub.PubSubMessage;
 import dev.bullet.pubsub.Publisher;
@@ -191,6 +193,9 @@ public final class QueryService implements AutoCloseable {
             try {
                 // first, so that a missing response topic is not auto-created with the broker's partition count
                 pubSub.createTopics();
+                if (settings.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE)) {
+                    KafkaStateStore.createTopic(config, KafkaPubSubFactory.joinStateTopic(settings));
+                }
             } catch (PubSubException e) {
                 LOG.debug("Cannot create the PubSub topics (they may exist, or this client may not create topics)", e);
             }

@@ -98,7 +98,8 @@ public final class BulletTopology {
         var byId = StreamFields.of(Fields.ID);
         boolean kafkaSpout = settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME).isBlank();
         JoinBolt joinBolt = new JoinBolt(query, bounds, Math.max(500L, 5 * tickMs), JoinBolt.HELLOS, Clock.SYSTEM)
-                .keeping(UnconfirmedResults.Policy.from(settings));
+                .keeping(UnconfirmedResults.Policy.from(settings))
+                .keepingState(pubSub, settings.getLong(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS));
         BoltDeclarer join = b.setBolt(Components.JOIN_BOLT, kafkaSpout ? joinBolt.awaitingReads() : joinBolt,
                                       spec(settings, Component.JOIN_BOLT).parallelism())
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)

@@ -1,12 +1,15 @@
 package dev.bullet.storm;
 
 import dev.bullet.common.Clock;
+import dev.bullet.pubsub.KafkaStateStore;
+import dev.bullet.pubsub.PubSubFactory;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.UnconfirmedResults;
 import dev.bullet.pubsub.UnconfirmedResults.Outgoing;
 import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.JoinStateKeeper;
 import dev.bullet.querying.ReadWatermarks;
 import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
@@ -21,13 +24,16 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.apache.storm.utils.TupleUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -38,7 +44,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Restarts: a (re)started Filter or decode task says hello and gets every running query of this task replayed to
  * it directly; when this task (re)starts it says hello to the Filter tasks, which hand back the queries it owned,
- * taken up again with results that say which windows may be incomplete.
+ * taken up again with results that say which windows may be incomplete, or, when the Join keeps its state
+ * ({@link #keepingState}), exactly where this task was: it keeps each query's state in a compacted Kafka topic
+ * ({@link JoinStateKeeper}, {@link KafkaStateStore}) and acks a partial once a snapshot that holds it is in Kafka.
  *
  * <p>Results: every result is kept ({@link UnconfirmedResults}) until the Result bolt confirms Kafka has it, and sent
  * again on the tick if no confirmation came, so results survive the death of the Result bolt's worker.
@@ -49,6 +57,8 @@ public class JoinBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
     private static final long[] NO_SPANS = new long[0];
+    /** The most a (re)started task waits to read the saved state of its queries. */
+    private static final Duration STATE_READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
                                                                         Streams.SIGNAL, Streams.PARTIAL, Streams.TICK,
                                                                         Streams.CONFIRM, Streams.READS);
@@ -79,6 +89,14 @@ public class JoinBolt extends BaseRichBolt {
     private transient List<Outgoing> outgoing;
     private transient CountMetric unconfirmedDropped;
     private transient long countedDropped;
+    /** Where the Join's state is kept (null: it keeps none), and how often. */
+    private PubSubFactory statePubSub;
+    private long snapshotIntervalMs;
+    private transient KafkaStateStore store;
+    private transient JoinStateKeeper<Tuple> keeper;
+    private transient JoinStateKeeper.Settle<Tuple> settle;
+    private transient long loggedFailures;
+    private transient int loggedTooLarge;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
         this(settings, finalGraceMs, 1, clock);
@@ -96,6 +114,16 @@ public class JoinBolt extends BaseRichBolt {
         this.finalGraceMs = finalGraceMs;
         this.helloCount = hellos;
         this.clock = clock;
+    }
+
+    /**
+     * Keeps the state of this task's queries in the PubSub's Join state store ({@link PubSubFactory#joinStateStore()})
+     * at most every {@code intervalMs}: a restarted task takes them up exactly. Without a store it runs as without this.
+     */
+    public JoinBolt keepingState(PubSubFactory pubSub, long intervalMs) {
+        this.statePubSub = pubSub;
+        this.snapshotIntervalMs = intervalMs;
+        return this;
     }
 
     /**
@@ -145,6 +173,45 @@ public class JoinBolt extends BaseRichBolt {
         this.outgoing = new ArrayList<>();
         metrics.gauge(BulletMetrics.RESULTS_UNCONFIRMED, unconfirmed::size);
         this.unconfirmedDropped = metrics.counter(BulletMetrics.RESULTS_UNCONFIRMED_DROPPED);
+        if (statePubSub != null) {
+            openState(joinTasks, context.getThisTaskIndex());
+        }
+    }
+
+    /** The state store and what it holds of this task's queries (the ids fields grouping sends here). */
+    private void openState(int joinTasks, int taskIndex) {
+        try {
+            Optional<KafkaStateStore> opened = statePubSub.joinStateStore();
+            if (opened.isEmpty()) {
+                return;
+            }
+            store = opened.get();
+        } catch (RuntimeException e) {
+            LOG.warn("Join task {} keeps no state ({}): if it restarts, the open windows of its queries are lost and their"
+                     + " results say so (meta.incomplete)", taskId, e.getMessage());
+            return;
+        }
+        keeper = new JoinStateKeeper<>(store::write, store.maxValueBytes(), snapshotIntervalMs);
+        settle = new JoinStateKeeper.Settle<>() {
+            @Override
+            public void ack(Tuple held) {
+                collector.ack(held);
+            }
+
+            @Override
+            public void fail(Tuple held) {
+                collector.fail(held);
+            }
+        };
+        try {
+            Map<String, byte[]> mine = store.readAll(id -> TupleUtils.chooseTaskIndex(List.of(id), joinTasks) == taskIndex,
+                                                     STATE_READ_TIMEOUT);
+            keeper.loaded(mine, clock.now());
+            LOG.info("Join task {} keeps its state in {}; it read {} saved queries of its own", taskId, store, mine.size());
+        } catch (RuntimeException e) {
+            LOG.warn("Join task {} could not read the saved state of its queries from {} ({}): queries taken back after a"
+                     + " restart are flagged incomplete", taskId, store, e.getMessage());
+        }
     }
 
     private void countQueries() {
@@ -182,6 +249,24 @@ public class JoinBolt extends BaseRichBolt {
                       tuple.getSourceComponent(), e);
             collector.ack(tuple);
         }
+        if (keeper != null) {
+            keeper.poll(settle);
+            logStateIssues();
+        }
+    }
+
+    private void logStateIssues() {
+        if (keeper.failures() != loggedFailures) {
+            LOG.warn("Join task {}: {} writes to {} failed so far (the last: {}); the partials they held are failed, their"
+                     + " batches sent again", taskId, keeper.failures(), store, String.valueOf(keeper.lastFailure()));
+            loggedFailures = keeper.failures();
+        }
+        if (keeper.tooLarge().size() != loggedTooLarge) {
+            LOG.warn("Join task {}: the state of {} queries is larger than a message of {} may be ({} bytes): not kept;"
+                     + " after a restart of this task their results are flagged incomplete", taskId,
+                     keeper.tooLarge().size(), store, store.maxValueBytes());
+            loggedTooLarge = keeper.tooLarge().size();
+        }
     }
 
     private void handle(Tuple tuple) {
@@ -195,11 +280,14 @@ public class JoinBolt extends BaseRichBolt {
             }
             case Streams.RESTORE:
                 id = tuple.getStringByField(Fields.ID);
+                long exactBefore = engine.restoredExactly();
                 if (tuple.getIntegerByField(Fields.TASK) == taskId
                     && engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
-                                      tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now())) {
-                    LOG.info("Join task {} took back query {} from Filter task {} after a restart", taskId, id,
-                             tuple.getSourceTask());
+                                      tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now(),
+                                      keeper == null ? null : keeper.take(id))) {
+                    LOG.info("Join task {} took back query {} from Filter task {} after a restart, {}", taskId, id,
+                             tuple.getSourceTask(), engine.restoredExactly() != exactBefore ? "with its saved state"
+                                     : "without its state (its results are flagged incomplete)");
                     // Filter or decode tasks that restarted with this task have not had it yet
                     replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
                 }
@@ -229,6 +317,9 @@ public class JoinBolt extends BaseRichBolt {
             case Streams.TICK:
                 engine.tick(clock.now(), out);
                 unconfirmed.resend(outgoing);
+                if (keeper != null) {
+                    keeper.snapshot(engine, clock.now(), settle);
+                }
                 break;
             case Streams.CONFIRM:
                 unconfirmed.confirm(tuple.getStringByField(Fields.DELIVERY), outgoing);
@@ -254,7 +345,11 @@ public class JoinBolt extends BaseRichBolt {
         out.clear();
         emitResults();
         countQueries();
-        collector.ack(tuple);
+        if (keeper != null && Streams.PARTIAL.equals(tuple.getSourceStreamId())) {
+            keeper.hold(tuple); // acked once a snapshot that holds its partials is in Kafka
+        } else {
+            collector.ack(tuple);
+        }
     }
 
     /** Emits the results to send (new, sent again, or no longer held back); unanchored: kept until confirmed. */
@@ -304,6 +399,13 @@ public class JoinBolt extends BaseRichBolt {
             for (RunningQuery q : queries) {
                 collector.emitDirect(task, Streams.REPLAY, new Values(q.id(), q.json(), q.startTime(), q.replyPartition()));
             }
+        }
+    }
+
+    @Override
+    public void cleanup() {
+        if (store != null) {
+            store.close();
         }
     }
 
