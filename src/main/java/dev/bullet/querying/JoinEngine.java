@@ -168,6 +168,15 @@ public final class JoinEngine {
      * ({@link TopologyRestart}). A query this task holds or ended lately is ignored (a replay comes once).
      */
     public Emitted resume(String id, String queryJson, long startTime, int replyPartition, long now) {
+        return resume(id, queryJson, startTime, replyPartition, now, null);
+    }
+
+    /**
+     * As above, with the query's state as a Join task of the topology before saved it ({@link JoinSnapshot}, null for
+     * none): the query goes on from where that task was, exactly (the records it merged counted once, those it had
+     * not merged read again). A snapshot that cannot be taken up counts as none.
+     */
+    public Emitted resume(String id, String queryJson, long startTime, int replyPartition, long now, byte[] snapshot) {
         if (queries.containsKey(id) || ended.containsKey(id)) {
             return null;
         }
@@ -175,6 +184,9 @@ public final class JoinEngine {
         Owned owned = queries.get(id);
         if (owned != null) {
             owned.resumedAt = now;
+            if (snapshot != null) {
+                restoreState(owned.querier(), snapshot);
+            }
         }
         return error;
     }

@@ -297,7 +297,8 @@ public class JoinBolt extends BaseRichBolt {
                 long restartedAt = tuple.contains(Fields.RESTARTED_AT) ? tuple.getLongByField(Fields.RESTARTED_AT) : -1;
                 JoinEngine.Emitted error = restartedAt >= 0
                         ? engine.resume(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
-                                        tuple.getIntegerByField(Fields.REPLY_PARTITION), restartedAt)
+                                        tuple.getIntegerByField(Fields.REPLY_PARTITION), restartedAt,
+                                        keeper == null ? null : keeper.take(id)) // where the last Join task was
                         : engine.add(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
                                      tuple.getIntegerByField(Fields.REPLY_PARTITION));
                 if (error != null) {
