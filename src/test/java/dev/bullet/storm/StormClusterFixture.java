@@ -221,14 +221,19 @@ final class StormClusterFixture {
      * run), {@code loadsBefore} being {@link #loads} before the kill.
      */
     void awaitRestarted(Worker killed, long loadsBefore, Duration timeout) throws Exception {
+        awaitLoaded(killed.port(), loadsBefore, timeout);
+    }
+
+    /** Waits until a worker JVM on this port finished loading once more than {@code loadsBefore} times. */
+    void awaitLoaded(int port, long loadsBefore, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (loads(killed.port()) > loadsBefore && workerPid(killed.port()) != -1) {
+            if (loads(port) > loadsBefore && workerPid(port) != -1) {
                 return;
             }
             LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // poll interval
         }
-        fail("worker on port " + killed.port() + " was not restarted within " + timeout + "; see " + dir);
+        fail("no worker (re)started on port " + port + " within " + timeout + "; see " + dir);
     }
 
     /** The worker JVM on this slot port under this cluster's Storm home, or -1 (as {@code ClusterWorkers} finds it). */
