@@ -272,11 +272,20 @@ final class StormClusterFixture {
      * the marker was read before the probe's answer.
      */
     void awaitQueriesRegistered(Duration timeout) {
+        List<Integer> all = new ArrayList<>();
+        for (int p = 0; p < recordPartitions; p++) {
+            all.add(p);
+        }
+        awaitQueriesRegistered(timeout, all);
+    }
+
+    /** As above, for these partitions of the firehose only. */
+    void awaitQueriesRegistered(Duration timeout, List<Integer> partitions) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             Map<Integer, String> probes = new LinkedHashMap<>();
             Map<Integer, String> markers = new LinkedHashMap<>();
-            for (int p = 0; p < recordPartitions; p++) {
+            for (int p : partitions) {
                 String marker = "probe-" + UUID.randomUUID();
                 markers.put(p, marker);
                 probes.put(p, send("{\"filters\":[{\"field\":\"probe\",\"operation\":\"==\",\"values\":[\"" + marker + "\"]}],"
