@@ -8,6 +8,7 @@ import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 import dev.bullet.record.Span;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,9 +77,6 @@ final class SketchKeys {
         final int[] batchIds = new int[BATCH_SLOTS];
         final Record[] batchRecords = new Record[BATCH_SLOTS];
         final String[] batchKeys = new String[BATCH_SLOTS];
-        /** Where a key cut from a record's bytes is put together, then found or kept in {@link #canonical}. */
-        byte[] scratch = new byte[CanonicalKeys.MAX_LENGTH];
-        final CanonicalKeys canonical = new CanonicalKeys();
     }
 
     /** Field lists whose keys of a whole batch are remembered at once (their ids' low bits), and batch positions. */
@@ -160,8 +158,7 @@ final class SketchKeys {
      * The key cut from the record's bytes when every value is written there as {@link #append} would write it: a
      * string of plain ASCII (no escape, so no quote or control character inside), an integer of at most 18 digits
      * other than {@code -0}, {@code true}, {@code false}, or a null or missing value ({@code null}). Null otherwise
-     * (a decimal, a map or a list, an escape...): the key is then made from the decoded values. A key seen before on
-     * this thread comes back as the same instance ({@link CanonicalKeys}).
+     * (a decimal, a map or a list, an escape...): the key is then made from the decoded values.
      */
     private static String keyFromBytes(List<NamedField> fields, LazyRecord record, Recent recent) {
         int n = fields.size();
@@ -197,10 +194,7 @@ final class SketchKeys {
             }
             spans[i] = span;
         }
-        if (recent.scratch.length < length) {
-            recent.scratch = new byte[Math.max(length, recent.scratch.length * 2)];
-        }
-        byte[] key = recent.scratch;
+        byte[] key = new byte[length];
         int at = 0;
         key[at++] = '[';
         for (int i = 0; i < n; i++) {
@@ -221,7 +215,7 @@ final class SketchKeys {
             }
         }
         key[at] = ']';
-        return recent.canonical.of(key, length);
+        return new String(key, StandardCharsets.ISO_8859_1);
     }
 
     static String key(List<Object> values) {
