@@ -32,6 +32,18 @@ final class PathIndex<Q> {
      */
     int typedNumbers;
     int size;
+    /**
+     * Whether only strings can find the path's queries: no number, boolean or range waits on it (nor a negated range,
+     * which also waits for the value to be missing). Kept by {@link #refresh} as queries come and go, so a batch reads
+     * one field instead of five structures per path.
+     */
+    boolean textsOnly = true;
+
+    /** Recomputes {@link #textsOnly}; after every change to the path's structures. */
+    void refresh() {
+        textsOnly = above.isEmpty() && below.isEmpty() && byNumber.isEmpty() && byBoolean.isEmpty()
+                    && whenMissing.isEmpty();
+    }
 
     PathIndex(FieldPath path) {
         this.path = path;

@@ -112,6 +112,7 @@ public final class QueryIndex<Q> {
             index.whenMissing.add(query);
         }
         index.size++;
+        index.refresh();
         return new Placement(range.path(), List.of(), list, range.whenMissing(), false, false);
     }
 
@@ -243,6 +244,7 @@ public final class QueryIndex<Q> {
             index.typedNumbers++;
         }
         index.size++;
+        index.refresh();
         return new Placement(equality.field(), keys, null, false, decides, typedNumbers);
     }
 
@@ -323,6 +325,7 @@ public final class QueryIndex<Q> {
             paths.remove(index);
             spans.release(index.span);
         }
+        index.refresh();
     }
 
     public int size() {
@@ -389,7 +392,7 @@ public final class QueryIndex<Q> {
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathIndex<Q> index = paths.get(p);
             long[] column = spans.column(index.span);
-            if (textsOnly(index)) {
+            if (index.textsOnly) {
                 visitTexts(index, column, count, out);
                 continue;
             }
@@ -416,18 +419,9 @@ public final class QueryIndex<Q> {
     }
 
     /**
-     * Whether only strings can find the path's queries: no number, boolean or range waits on it (nor a negated range,
-     * which also waits for the value to be missing).
-     */
-    private static boolean textsOnly(PathIndex<?> index) {
-        return index.above.isEmpty() && index.below.isEmpty() && index.byNumber.isEmpty() && index.byBoolean.isEmpty()
-               && index.whenMissing.isEmpty();
-    }
-
-    /**
-     * {@link #visitSpan} over a batch for a path only strings find queries on ({@link #textsOnly}), with what the path
-     * holds looked at once: a value that is no string, or none, finds nothing; a plain string is hashed and looked
-     * up; anything else takes the general way.
+     * {@link #visitSpan} over a batch for a path only strings find queries on ({@link PathIndex#textsOnly}), with what
+     * the path holds looked at once: a value that is no string, or none, finds nothing; a plain string is hashed and
+     * looked up; anything else takes the general way.
      */
     private void visitTexts(PathIndex<Q> index, long[] column, int count, Candidates<Q> out) {
         Consumer<Q> visit = out.visit;
