@@ -4,8 +4,6 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.KafkaPubSubFactory;
-import dev.bullet.pubsub.KafkaQueryStore;
-import dev.bullet.pubsub.KafkaStateStore;
 import dev.bullet.storm.LocalClusterRunner;
 
 import java.util.LinkedHashMap;
@@ -58,13 +56,7 @@ public final class LocalTopology implements AutoCloseable {
         topics.put(settings.getString(SettingsTable.PUBSUB_KAFKA_RESPONSE_TOPIC_NAME),
                    settings.getInt(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS));
         kafka.createTopics(topics);
-        String store = KafkaPubSubFactory.queryStoreTopic(settings);
-        if (store != null) {
-            KafkaQueryStore.createTopic(KafkaPubSubFactory.config(settings), store); // compacted
-        }
-        if (settings.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE)) {
-            KafkaStateStore.createTopic(KafkaPubSubFactory.config(settings), KafkaPubSubFactory.joinStateTopic(settings));
-        }
+        KafkaPubSubFactory.createStoreTopics(settings); // compacted
         return settings;
     }
 

@@ -39,6 +39,22 @@ public final class KafkaPubSubFactory implements PubSubFactory {
                                : topic;
     }
 
+    /**
+     * Creates the compacted topics of the query store and of the Join's state, those the settings turn on, where
+     * missing (an existing one is left as it is).
+     *
+     * @throws PubSubException when Kafka cannot be reached or refuses
+     */
+    public static void createStoreTopics(BulletSettings s) {
+        String store = queryStoreTopic(s);
+        if (store != null) {
+            KafkaQueryStore.createTopic(config(s), store);
+        }
+        if (s.getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE)) {
+            KafkaStateStore.createTopic(config(s), joinStateTopic(s));
+        }
+    }
+
     /** The name of the Join's state topic ({@code bullet.pubsub.kafka.join.state.topic.name}, or its default). */
     public static String joinStateTopic(BulletSettings s) {
         String name = s.getString(SettingsTable.PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME);

@@ -5,6 +5,7 @@ import dev.bullet.common.Cli;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
+import dev.bullet.pubsub.KafkaPubSubFactory;
 import org.apache.storm.StormSubmitter;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.utils.Utils;
@@ -99,6 +100,12 @@ public final class BulletTopologyMain {
             String name = settings.getString(SettingsTable.TOPOLOGY_NAME);
             StormTopology topology = BulletTopology.build(settings);
             System.err.println(cycleNote(topology, name));
+            try {
+                KafkaPubSubFactory.createStoreTopics(settings); // what outlives the topology: queries, Join state
+            } catch (RuntimeException e) {
+                System.err.println("warning: " + e.getMessage() + "; the topology runs without what is missing (see the"
+                                   + " README's query store and Join state)");
+            }
             StormSubmitter.submitTopology(name, BulletTopology.config(settings), topology);
         } catch (BulletException e) {
             // Settings that do not validate are a bad command line, as before: exit 2.

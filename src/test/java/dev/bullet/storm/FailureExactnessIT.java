@@ -10,7 +10,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -137,8 +136,6 @@ class FailureExactnessIT {
 
     @Test
     @Order(3)
-    @Disabled("needs the Join's state snapshots to Kafka: until then a restarted Join task loses what it merged and"
-              + " answers with meta.incomplete (README, When something fails)")
     void killingTheJoinWorkerKeepsEveryAnswerExact() throws Exception {
         exactThrough("join", 45_000, () -> killAndAwaitRestart(victim("the Join task, no spout or Result task",
                 w -> w.has(Components.JOIN_BOLT) && !w.has(Components.DATASOURCE_SPOUT) && !w.has(Components.RESULT_BOLT))));
@@ -196,8 +193,6 @@ class FailureExactnessIT {
 
     @Test
     @Order(7)
-    @Disabled("needs the Join's state snapshots to Kafka: a rebalance to another worker count restarts every worker at"
-              + " once, so no task keeps the running queries and they are never answered")
     void rebalancingThePartitionsToOtherSpoutTasksKeepsEveryAnswerExact() throws Exception {
         exactThrough("rebalance", 50_000, () -> {
             List<Worker> before = cluster.workers();
