@@ -370,6 +370,11 @@ public final class JoinEngine {
         }
     }
 
+    /** Whether this task runs the query or ended it lately. */
+    public boolean knows(String id) {
+        return queries.containsKey(id) || ended.containsKey(id);
+    }
+
     public int size() {
         return queries.size();
     }

@@ -57,6 +57,8 @@ public class JoinBolt extends BaseRichBolt {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(JoinBolt.class);
     private static final long[] NO_SPANS = new long[0];
+    /** How long, past its hellos, a (re)started task waits for the queries the Filter tasks hand back. */
+    static final long RESTORE_GRACE_MS = 5_000;
     /** The most a (re)started task waits to read the saved state of its queries. */
     private static final Duration STATE_READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
@@ -85,6 +87,13 @@ public class JoinBolt extends BaseRichBolt {
     private transient List<Integer> queryTakers;
     private transient int hellos;
     private transient long lastHello;
+    /**
+     * Until when a partial of a query this task does not know is failed rather than dropped: after a (re)start the
+     * Filter tasks hand back the queries this task owned, and partials sent again may come first.
+     */
+    private transient long restoringUntil;
+    /** Whether the tuple being handled held a partial of a query this task does not know. */
+    private transient boolean unknownPartial;
     private transient UnconfirmedResults unconfirmed;
     private transient List<Outgoing> outgoing;
     private transient CountMetric unconfirmedDropped;
@@ -166,6 +175,7 @@ public class JoinBolt extends BaseRichBolt {
         this.counted = new long[6];
         this.taskId = context.getThisTaskId();
         this.lastHello = Long.MIN_VALUE / 2;
+        this.restoringUntil = clock.now() + (long) helloCount * ReplayWait.HELLO_INTERVAL_MS + RESTORE_GRACE_MS;
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
         queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
         this.unconfirmed = new UnconfirmedResults(Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-"
@@ -239,6 +249,7 @@ public class JoinBolt extends BaseRichBolt {
             lastHello = now;
             collector.emit(Streams.HELLO, new Values(taskId));
         }
+        unknownPartial = false;
         try {
             handle(tuple);
         } catch (RuntimeException | StackOverflowError e) {
@@ -346,7 +357,11 @@ public class JoinBolt extends BaseRichBolt {
         out.clear();
         emitResults();
         countQueries();
-        if (keeper != null && Streams.PARTIAL.equals(tuple.getSourceStreamId())) {
+        if (unknownPartial && clock.now() < restoringUntil) {
+            // a query not handed back yet: its batches come again (the queries this task knows drop what they merged)
+            unknownPartial = false;
+            collector.fail(tuple);
+        } else if (keeper != null && Streams.PARTIAL.equals(tuple.getSourceStreamId())) {
             keeper.hold(tuple); // acked once a snapshot that holds its partials is in Kafka
         } else {
             collector.ack(tuple);
@@ -383,6 +398,7 @@ public class JoinBolt extends BaseRichBolt {
             if (retry) { // the i-th triple of partials has the i-th triple of spans
                 covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
             }
+            unknownPartial |= !engine.knows(id);
             try {
                 engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
             } catch (RuntimeException | StackOverflowError e) {
