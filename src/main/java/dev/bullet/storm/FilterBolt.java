@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,6 +65,7 @@ public class FilterBolt extends BaseRichBolt {
     private transient ReplayWait replays;
     /** The number of Join tasks. */
     private transient int joinTasks;
+    private transient List<Integer> joinTaskIds;
 
     public FilterBolt(QuerySettings settings, Clock clock) {
         this(settings, MemoryBounds.NONE, clock);
@@ -88,6 +90,8 @@ public class FilterBolt extends BaseRichBolt {
         this.unreportedKeys = new ArrayList<>();
         this.taskId = context.getThisTaskId();
         this.joinTasks = Math.max(1, context.getComponentTasks(Components.JOIN_BOLT).size());
+        this.joinTaskIds = new ArrayList<>(context.getComponentTasks(Components.JOIN_BOLT));
+        Collections.sort(joinTaskIds); // Storm's fields grouping indexes the target tasks in this order
         this.replays = new ReplayWait(context.getComponentTasks(Components.JOIN_BOLT).size());
         BulletMetrics metrics = BulletMetrics.register(conf, context);
         metrics.gauge(BulletMetrics.ACTIVE_QUERIES, engine::size);
@@ -296,9 +300,27 @@ public class FilterBolt extends BaseRichBolt {
         flat.add(p.last());
     }
 
+    /**
+     * Hands a (re)started Join task back the queries it owned, then a marker (no query) saying this task is done, under
+     * an id that fields grouping sends to that task.
+     */
     private void restoreTo(int joinTask) {
         for (RunningQuery q : engine.running()) {
             collector.emit(Streams.RESTORE, new Values(q.id(), q.json(), q.startTime(), q.replyPartition(), joinTask));
+        }
+        int index = joinTaskIds.indexOf(joinTask);
+        if (index >= 0) {
+            collector.emit(Streams.RESTORE, new Values(routedTo(index, joinTasks), null, 0L, -1, joinTask));
+        }
+    }
+
+    /** An id Storm's fields grouping sends to the Join task of index {@code index} of {@code tasks}. */
+    static String routedTo(int index, int tasks) {
+        for (int n = 0; ; n++) {
+            String id = "restored-" + n;
+            if (TupleUtils.chooseTaskIndex(List.of(id), tasks) == index) {
+                return id;
+            }
         }
     }
 

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,6 +93,11 @@ public class JoinBolt extends BaseRichBolt {
      * Filter tasks hand back the queries this task owned, and partials sent again may come first.
      */
     private transient long restoringUntil;
+    /** The Filter tasks that handed back all they had of this task's queries, and how many there are. */
+    private transient Set<Integer> restoredFrom;
+    private transient int filterTaskCount;
+    /** Tasks that said hello while this task was restoring: answered once it is done. */
+    private transient List<Integer> helloWhileRestoring;
     /** Whether the tuple being handled held a partial of a query this task does not know. */
     private transient boolean unknownPartial;
     private transient UnconfirmedResults unconfirmed;
@@ -175,6 +181,9 @@ public class JoinBolt extends BaseRichBolt {
         this.counted = new long[6];
         this.taskId = context.getThisTaskId();
         this.lastHello = Long.MIN_VALUE / 2;
+        this.restoredFrom = new HashSet<>();
+        this.filterTaskCount = context.getComponentTasks(Components.FILTER_BOLT).size();
+        this.helloWhileRestoring = new ArrayList<>();
         this.restoringUntil = clock.now() + (long) helloCount * ReplayWait.HELLO_INTERVAL_MS + RESTORE_GRACE_MS;
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
         queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
@@ -285,23 +294,15 @@ public class JoinBolt extends BaseRichBolt {
         switch (tuple.getSourceStreamId()) {
             case Streams.HELLO: {
                 int task = tuple.getIntegerByField(Fields.TASK);
-                replayTo(List.of(task), engine.running());
-                collector.emitDirect(task, Streams.REPLAY, new Values(null, null, 0L, -1)); // the end of this replay
+                if (restoring()) {
+                    helloWhileRestoring.add(task); // answered once this task has its queries back
+                } else {
+                    answerHello(task);
+                }
                 break;
             }
             case Streams.RESTORE:
-                id = tuple.getStringByField(Fields.ID);
-                long exactBefore = engine.restoredExactly();
-                if (tuple.getIntegerByField(Fields.TASK) == taskId
-                    && engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
-                                      tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now(),
-                                      keeper == null ? null : keeper.take(id))) {
-                    LOG.info("Join task {} took back query {} from Filter task {} after a restart, {}", taskId, id,
-                             tuple.getSourceTask(), engine.restoredExactly() != exactBefore ? "with its saved state"
-                                     : "without its state (its results are flagged incomplete)");
-                    // Filter or decode tasks that restarted with this task have not had it yet
-                    replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
-                }
+                restore(tuple);
                 break;
             case Streams.QUERY:
                 id = tuple.getStringByField(Fields.ID);
@@ -357,6 +358,12 @@ public class JoinBolt extends BaseRichBolt {
         out.clear();
         emitResults();
         countQueries();
+        if (!helloWhileRestoring.isEmpty() && !restoring()) {
+            for (int task : helloWhileRestoring) {
+                answerHello(task);
+            }
+            helloWhileRestoring.clear();
+        }
         if (unknownPartial && clock.now() < restoringUntil) {
             // a query not handed back yet: its batches come again (the queries this task knows drop what they merged)
             unknownPartial = false;
@@ -366,6 +373,42 @@ public class JoinBolt extends BaseRichBolt {
         } else {
             collector.ack(tuple);
         }
+    }
+
+    /** A query a Filter task hands back to a (re)started Join task, or its marker that it handed back all it had. */
+    private void restore(Tuple tuple) {
+        String id = tuple.getStringByField(Fields.ID);
+        if (tuple.getIntegerByField(Fields.TASK) != taskId) {
+            return;
+        }
+        if (tuple.getValueByField(Fields.QUERY) == null) {
+            restoredFrom.add(tuple.getSourceTask());
+            return;
+        }
+        long exactBefore = engine.restoredExactly();
+        if (engine.restore(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                           tuple.getIntegerByField(Fields.REPLY_PARTITION), clock.now(),
+                           keeper == null ? null : keeper.take(id))) {
+            LOG.info("Join task {} took back query {} from Filter task {} after a restart, {}", taskId, id,
+                     tuple.getSourceTask(), engine.restoredExactly() != exactBefore ? "with its saved state"
+                             : "without its state (its results are flagged incomplete)");
+            // Filter or decode tasks that restarted with this task have not had it yet
+            replayTo(queryTakers, engine.running().stream().filter(q -> q.id().equals(id)).toList());
+        }
+    }
+
+    /**
+     * Whether this (re)started task may still get queries back from the Filter tasks: until every Filter task said it
+     * handed back all it had, at most until {@link #restoringUntil}. A restarted Filter or decode task is told the
+     * running queries only after that, or it would take batches without the queries still to come back.
+     */
+    private boolean restoring() {
+        return restoredFrom.size() < filterTaskCount && clock.now() < restoringUntil;
+    }
+
+    private void answerHello(int task) {
+        replayTo(List.of(task), engine.running());
+        collector.emitDirect(task, Streams.REPLAY, new Values(null, null, 0L, -1)); // the end of this replay
     }
 
     /** Emits the results to send (new, sent again, or no longer held back); unanchored: kept until confirmed. */

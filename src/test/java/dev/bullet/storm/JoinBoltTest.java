@@ -15,6 +15,7 @@ import dev.bullet.storm.testing.Bolts;
 import dev.bullet.storm.testing.RecordingOutputCollector.Emission;
 import dev.bullet.storm.testing.RecordingOutputCollector;
 import dev.bullet.storm.testing.Tuples;
+import dev.bullet.querying.ReplayWait;
 import dev.bullet.testing.ManualClock;
 import dev.bullet.testing.Records;
 import org.apache.storm.tuple.Tuple;
@@ -150,8 +151,21 @@ class JoinBoltTest {
     }
 
     @Test
+    void aHelloWhileThisTaskMayStillGetQueriesBackIsAnsweredOnceItCannot() {
+        JoinBolt bolt = prepared(2);
+        bolt.execute(Tuples.query("q", COUNT_1S, clock.now(), 3));
+        bolt.execute(Tuples.hello(Components.FILTER_BOLT, 1234));
+        assertEquals(List.of(), out.emitted(Streams.REPLAY), "a restarted Filter task would take batches without the"
+                                                           + " queries still to come back");
+        clock.advance(ReplayWait.HELLO_INTERVAL_MS + JoinBolt.RESTORE_GRACE_MS);
+        bolt.execute(Tuples.tick(0L));
+        assertEquals(2, out.emitted(Streams.REPLAY).size(), "the query, then the end of the replay");
+    }
+
+    @Test
     void restartedFilterTaskGetsEveryRunningQueryReplayedDirectlyThenAnEnd() {
         JoinBolt bolt = prepared(2);
+        clock.advance(ReplayWait.HELLO_INTERVAL_MS + JoinBolt.RESTORE_GRACE_MS); // past its own restart
         long start = clock.now();
         bolt.execute(Tuples.query("q", COUNT_1S, start, 3));
 

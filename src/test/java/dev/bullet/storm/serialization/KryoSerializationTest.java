@@ -139,7 +139,15 @@ class KryoSerializationTest {
         RecordingOutputCollector restoreOut = run(new FilterBolt(settings, Clock.SYSTEM), Tuples.query("g", COUNT, now, 1),
                                                   Tuples.hello(Components.JOIN_BOLT, 9));
         byStream.put(Components.FILTER_BOLT + "/" + Streams.RESTORE, restoreOut.emitted(Streams.RESTORE).get(0).values());
-        RecordingOutputCollector replayOut = run(new JoinBolt(settings, 0, Clock.SYSTEM), Tuples.query("g", COUNT, now, 1),
+        Clock leaping = new Clock() { // past the new task's wait for queries handed back
+            private long at = now;
+
+            @Override
+            public long now() {
+                return at += 10_000;
+            }
+        };
+        RecordingOutputCollector replayOut = run(new JoinBolt(settings, 0, leaping), Tuples.query("g", COUNT, now, 1),
                                                  Tuples.hello(Components.FILTER_BOLT, 3));
         for (Emission e : replayOut.emitted(Streams.REPLAY)) {
             byStream.put(Components.JOIN_BOLT + "/" + Streams.REPLAY + "/" + e.value(0), e.values());
