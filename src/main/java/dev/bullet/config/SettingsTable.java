@@ -262,10 +262,11 @@ public final class SettingsTable {
                 "Keep running queries in the query store (" + PUBSUB_KAFKA_QUERIES_TOPIC_NAME + "): a topology "
                         + "submitted again takes them up from their original start, and a restarted REST instance "
                         + "kills the ones it had. false = queries end with their topology.");
-        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, true, ANY,
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, false, ANY,
                 "Keep each query's Join state in the Join state topic (" + PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME
-                        + "), so that a restarted Join task goes on with exact results; a partial is acked once a "
-                        + "snapshot holding it is in Kafka. false = a restart loses the open windows (flagged incomplete).");
+                        + "), so that a restarted Join task (and a redeployed topology) goes on with exact results; a "
+                        + "partial is acked once a snapshot holding it is in Kafka. Off by default: it costs throughput "
+                        + "(docs/PERFORMANCE.md). false = a restart loses the open windows (flagged incomplete).");
         t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
                 "Least time between two snapshots of the Join's changed queries, ms (taken on the tick, one in flight at "
                         + "a time). Partials wait up to this long, and Kafka's confirmation, for their ack.");

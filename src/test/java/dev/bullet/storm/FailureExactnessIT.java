@@ -99,6 +99,7 @@ class FailureExactnessIT {
                 "bullet.topology.datasource.bolt.parallelism: 2",
                 "bullet.topology.filter.bolt.parallelism: 5",
                 "topology.disable.loadaware.messaging: true",
+                "bullet.topology.join.snapshot.enable: true", // a restarted Join task goes on from its saved state
                 // a dead spout task's partitions go to the live one after 10 s, not Kafka's default 45 s
                 "bullet.topology.datasource.kafka.properties:",
                 "  session.timeout.ms: \"10000\"",
