@@ -81,6 +81,7 @@ public final class JoinEngine {
     private long refused;
     private long restoredExactly;
     private long restoreFailures;
+    private long resumedLate;
     private RuntimeException lastRestoreFailure;
     private final MemoryBounds bounds;
     /** What the spouts read and what is in flight: final results wait for it, at most {@link #readWaitMs}. */
@@ -177,6 +178,16 @@ public final class JoinEngine {
      * not merged read again). A snapshot that cannot be taken up counts as none.
      */
     public Emitted resume(String id, String queryJson, long startTime, int replyPartition, long now, byte[] snapshot) {
+        return resume(id, queryJson, startTime, replyPartition, now, snapshot, false);
+    }
+
+    /**
+     * As above; {@code late}: the query comes after the Filter tasks began to take record batches without it (this
+     * task stopped waiting for the query spout's replay, {@link StoreReplayWait}), so the records read in between are
+     * missed: its results say the window open now (and every later one of an additive window) may be incomplete.
+     */
+    public Emitted resume(String id, String queryJson, long startTime, int replyPartition, long now, byte[] snapshot,
+                          boolean late) {
         if (queries.containsKey(id) || ended.containsKey(id)) {
             return null;
         }
@@ -187,8 +198,17 @@ public final class JoinEngine {
             if (snapshot != null) {
                 restoreState(owned.querier(), snapshot);
             }
+            if (late) {
+                owned.querier().markRestored(now);
+                resumedLate++;
+            }
         }
         return error;
+    }
+
+    /** Queries taken up from the query store after the records began to flow without them (their results say so). */
+    public long resumedLate() {
+        return resumedLate;
     }
 
     private static Emitted emitted(String id, Owned owned, Result r) {

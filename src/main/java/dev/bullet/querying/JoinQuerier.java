@@ -30,6 +30,9 @@ import java.util.Set;
 public final class JoinQuerier {
     /** Result metadata key present when the result may miss data because the Join task restarted. */
     public static final String INCOMPLETE = "incomplete";
+    /** Why a result may miss data after the Join task restarted ({@link #markRestored}). */
+    static final String RESTARTED_REASON = "the Join task that held this query restarted; data merged before then, or"
+                                           + " read before the task had the query again, is lost";
     private final String id;
     private final Query query;
     private final QuerySettings settings;
@@ -388,8 +391,7 @@ public final class JoinQuerier {
                                            aggregator.sketchMetadata(), failures);
         if (restoredAt >= 0 && (windowNumber <= incompleteUntilWindow || window == null)) {
             m = new LinkedHashMap<>(m);
-            m.put(INCOMPLETE, Map.of("reason", "the Join task that held this query restarted; data merged before then is lost",
-                                     "restartedAt", restoredAt, "window", windowNumber));
+            m.put(INCOMPLETE, Map.of("reason", RESTARTED_REASON, "restartedAt", restoredAt, "window", windowNumber));
         }
         if (isFinal && unreadReason != null) {
             m = new LinkedHashMap<>(m);

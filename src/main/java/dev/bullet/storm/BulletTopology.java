@@ -105,6 +105,7 @@ public final class BulletTopology {
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.PARTIAL, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.QUERY, byId)
                              .fieldsGrouping(Components.QUERY_SPOUT, Streams.SIGNAL, byId)
+                             .allGrouping(Components.QUERY_SPOUT, Streams.STORE_REPLAY)
                              .allGrouping(Components.TICK_SPOUT, Streams.TICK)
                              .fieldsGrouping(Components.FILTER_BOLT, Streams.RESTORE, byId)
                              .allGrouping(Components.FILTER_BOLT, Streams.HELLO)

@@ -13,6 +13,7 @@ import dev.bullet.querying.JoinStateKeeper;
 import dev.bullet.querying.ReadWatermarks;
 import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
+import dev.bullet.querying.StoreReplayWait;
 import dev.bullet.querying.WorkerMemory;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
@@ -47,7 +48,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * it directly; when this task (re)starts it says hello to the Filter tasks, which hand back the queries it owned,
  * taken up again with results that say which windows may be incomplete, or, when the Join keeps its state
  * ({@link #keepingState}), exactly where this task was: it keeps each query's state in a compacted Kafka topic
- * ({@link JoinStateKeeper}, {@link KafkaStateStore}) and acks a partial once a snapshot that holds it is in Kafka.
+ * ({@link JoinStateKeeper}, {@link KafkaStateStore}) and acks a partial once a snapshot that holds it is in Kafka. A
+ * (re)started task answers hellos only once it has its queries back: from the Filter tasks, and, when the query spout
+ * restarted with it (a rebalance, a redeploy), from the query spout's replay of the query store
+ * ({@link StoreReplayWait}); so a restarted Filter task takes no record batch before the queries it should run.
  *
  * <p>Results: every result is kept ({@link UnconfirmedResults}) until the Result bolt confirms Kafka has it, and sent
  * again on the tick if no confirmation came, so results survive the death of the Result bolt's worker.
@@ -62,9 +66,9 @@ public class JoinBolt extends BaseRichBolt {
     static final long RESTORE_GRACE_MS = 5_000;
     /** The most a (re)started task waits to read the saved state of its queries. */
     private static final Duration STATE_READ_TIMEOUT = Duration.ofSeconds(30);
-    private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY,
-                                                                        Streams.SIGNAL, Streams.PARTIAL, Streams.TICK,
-                                                                        Streams.CONFIRM, Streams.READS);
+    private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY, Streams.SIGNAL,
+                                                    Streams.PARTIAL, Streams.TICK, Streams.CONFIRM, Streams.READS,
+                                                    Streams.STORE_REPLAY);
     private final QuerySettings settings;
     private final MemoryBounds bounds;
     private final long finalGraceMs;
@@ -96,6 +100,8 @@ public class JoinBolt extends BaseRichBolt {
     /** The Filter tasks that handed back all they had of this task's queries, and how many there are. */
     private transient Set<Integer> restoredFrom;
     private transient int filterTaskCount;
+    /** This task's wait for the query spout's replay of the query store. */
+    private transient StoreReplayWait storeReplay;
     /** Tasks that said hello while this task was restoring: answered once it is done. */
     private transient List<Integer> helloWhileRestoring;
     /** Whether the tuple being handled held a partial of a query this task does not know. */
@@ -185,6 +191,7 @@ public class JoinBolt extends BaseRichBolt {
         this.filterTaskCount = context.getComponentTasks(Components.FILTER_BOLT).size();
         this.helloWhileRestoring = new ArrayList<>();
         this.restoringUntil = clock.now() + (long) helloCount * ReplayWait.HELLO_INTERVAL_MS + RESTORE_GRACE_MS;
+        this.storeReplay = new StoreReplayWait(clock.now());
         this.queryTakers = new ArrayList<>(context.getComponentTasks(Components.FILTER_BOLT));
         queryTakers.addAll(context.getComponentTasks(Components.DATASOURCE_BOLT));
         this.unconfirmed = new UnconfirmedResults(Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-"
@@ -304,18 +311,11 @@ public class JoinBolt extends BaseRichBolt {
             case Streams.RESTORE:
                 restore(tuple);
                 break;
+            case Streams.STORE_REPLAY:
+                storeReplayReport(tuple.getLongByField(Fields.INSTANCE), tuple.getBooleanByField(Fields.DONE));
+                break;
             case Streams.QUERY:
-                id = tuple.getStringByField(Fields.ID);
-                long restartedAt = tuple.contains(Fields.RESTARTED_AT) ? tuple.getLongByField(Fields.RESTARTED_AT) : -1;
-                JoinEngine.Emitted error = restartedAt >= 0
-                        ? engine.resume(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
-                                        tuple.getIntegerByField(Fields.REPLY_PARTITION), restartedAt,
-                                        keeper == null ? null : keeper.take(id)) // where the last Join task was
-                        : engine.add(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
-                                     tuple.getIntegerByField(Fields.REPLY_PARTITION));
-                if (error != null) {
-                    out.add(error);
-                }
+                query(tuple);
                 break;
             case Streams.SIGNAL:
                 id = tuple.getStringByField(Fields.ID);
@@ -375,6 +375,43 @@ public class JoinBolt extends BaseRichBolt {
         }
     }
 
+    /**
+     * A new query, or one the query spout takes up from the query store ({@link Fields#RESTARTED_AT} set): it goes on
+     * from where the last Join task was; coming after this task let the Filter tasks take batches, it missed some.
+     */
+    private void query(Tuple tuple) {
+        String id = tuple.getStringByField(Fields.ID);
+        long restartedAt = tuple.contains(Fields.RESTARTED_AT) ? tuple.getLongByField(Fields.RESTARTED_AT) : -1;
+        JoinEngine.Emitted error;
+        if (restartedAt >= 0) {
+            boolean late = !restoring();
+            long lateBefore = engine.resumedLate();
+            error = engine.resume(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                                  tuple.getIntegerByField(Fields.REPLY_PARTITION), restartedAt,
+                                  keeper == null ? null : keeper.take(id), late); // where the last Join task was
+            if (engine.resumedLate() != lateBefore) {
+                LOG.warn("Join task {} took up query {} from the query store after the records began to flow without"
+                         + " it{}: its results say the window open now may be incomplete", taskId, id,
+                         storeReplay.gaveUp() ? " (it stopped waiting for the query spout's replay after "
+                                                + storeReplay.waitedMs() + " ms)" : "");
+            }
+        } else {
+            error = engine.add(id, tuple.getStringByField(Fields.QUERY), tuple.getLongByField(Fields.START_TIME),
+                               tuple.getIntegerByField(Fields.REPLY_PARTITION));
+        }
+        if (error != null) {
+            out.add(error);
+        }
+    }
+
+    /** The query spout's report of its replay of the query store. */
+    private void storeReplayReport(long instance, boolean done) {
+        if (storeReplay.report(instance, done, clock.now())) {
+            LOG.info("Join task {}: the query spout's replay of the query store is done ({}); waited {} ms", taskId,
+                     storeReplay.sawReplay() ? "it restarted with this task" : "it ran before", storeReplay.waitedMs());
+        }
+    }
+
     /** A query a Filter task hands back to a (re)started Join task, or its marker that it handed back all it had. */
     private void restore(Tuple tuple) {
         String id = tuple.getStringByField(Fields.ID);
@@ -398,12 +435,22 @@ public class JoinBolt extends BaseRichBolt {
     }
 
     /**
-     * Whether this (re)started task may still get queries back from the Filter tasks: until every Filter task said it
-     * handed back all it had, at most until {@link #restoringUntil}. A restarted Filter or decode task is told the
-     * running queries only after that, or it would take batches without the queries still to come back.
+     * Whether this (re)started task may still get queries back: from the Filter tasks, until every Filter task said it
+     * handed back all it had, at most until {@link #restoringUntil}; from the query spout's replay of the query store,
+     * until it is reported done, at most {@link StoreReplayWait#MAX_WAIT_MS}. A restarted Filter or decode task is told
+     * the running queries only after that, or it would take batches without the queries still to come back.
      */
     private boolean restoring() {
-        return restoredFrom.size() < filterTaskCount && clock.now() < restoringUntil;
+        long now = clock.now();
+        boolean fromFilters = restoredFrom.size() < filterTaskCount && now < restoringUntil;
+        boolean wasWaiting = !storeReplay.gaveUp();
+        boolean fromStore = storeReplay.waiting(now);
+        if (wasWaiting && storeReplay.gaveUp()) {
+            LOG.warn("Join task {}: no report that the query spout replayed the query store within {} ms; it answers the"
+                     + " restarted Filter tasks now: a query taken up from the store later says it may be incomplete",
+                     taskId, StoreReplayWait.MAX_WAIT_MS);
+        }
+        return fromFilters || fromStore;
     }
 
     private void answerHello(int task) {

@@ -10,6 +10,7 @@ import dev.bullet.pubsub.StoredQuery;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.query.QueryParser;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.StoreReplayWait;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
 import org.apache.storm.metric.api.CountMetric;
@@ -34,7 +35,10 @@ import java.util.function.LongConsumer;
  *
  * <p>The query store ({@link QueryRecovery}): each stamped query is stored and each KILL ends its entry; the first
  * task of a newly started topology first takes up the stored queries still running, emitted with their original
- * start times and {@link Fields#RESTARTED_AT} (-1 on a new query).
+ * start times and {@link Fields#RESTARTED_AT} (-1 on a new query). That task tells the Join tasks how its replay goes
+ * ({@link Streams#STORE_REPLAY}): every {@value StoreReplayWait#REPORT_INTERVAL_MS} ms, and right after the replayed
+ * queries, its start and whether the replay is done; a Join task that restarted with it holds the restarted Filter
+ * tasks back until then ({@link StoreReplayWait}).
  */
 public class QuerySpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
@@ -61,6 +65,10 @@ public class QuerySpout extends BaseRichSpout {
     private transient Subscriber subscriber;
     private transient CountMetric malformed;
     private transient long malformedCounted;
+    /** Whether this task takes up the stored queries and reports its replay; its start; the next report's time. */
+    private transient boolean reportsReplay;
+    private transient long instance;
+    private transient long nextReport;
     /** How the spout waits after handing out queries ({@link LockSupport#parkNanos}; tests record the waits). */
     transient LongConsumer pause;
 
@@ -82,7 +90,10 @@ public class QuerySpout extends BaseRichSpout {
         this.malformed = BulletMetrics.register(conf, context).counter(BulletMetrics.PUBSUB_MESSAGES_MALFORMED);
         this.pause = LockSupport::parkNanos;
         QueryParser parser = new QueryParser(settings);
-        this.recovery = new QueryRecovery(pubSub.queryStore(), context.getThisTaskIndex() == 0, clock, q -> {
+        this.reportsReplay = context.getThisTaskIndex() == 0;
+        this.instance = clock.now();
+        this.nextReport = Long.MIN_VALUE;
+        this.recovery = new QueryRecovery(pubSub.queryStore(), reportsReplay, clock, q -> {
             QueryParser.Result parsed = parser.parse(q.query());
             return parsed.isValid() ? parsed.query().durationMs() : StoredQueries.INVALID;
         });
@@ -91,10 +102,12 @@ public class QuerySpout extends BaseRichSpout {
     @Override
     public void nextTuple() {
         try {
+            boolean replaying = recovery.pending();
             for (StoredQuery q : recovery.takeUp()) {
                 collector.emit(Streams.QUERY, new Values(q.id(), q.query(), q.startTime(), q.replyPartition(),
                                                          clock.now()));
             }
+            reportReplay(replaying && !recovery.pending());
             List<PubSubMessage> messages = subscriber.receive(POLL_TIMEOUT);
             for (PubSubMessage m : messages) {
                 if (m.signal() == Signal.KILL) {
@@ -122,6 +135,18 @@ public class QuerySpout extends BaseRichSpout {
         }
     }
 
+    /**
+     * Tells the Join tasks whether this task's replay of the store is done: when {@code justDone} (behind the replayed
+     * queries, which thus reach each Join task first) and every {@value StoreReplayWait#REPORT_INTERVAL_MS} ms.
+     */
+    private void reportReplay(boolean justDone) {
+        long now = clock.now();
+        if (reportsReplay && (justDone || now >= nextReport)) {
+            collector.emit(Streams.STORE_REPLAY, new Values(instance, !recovery.pending()));
+            nextReport = now + StoreReplayWait.REPORT_INTERVAL_MS;
+        }
+    }
+
     @Override
     public void close() {
         if (subscriber != null) {
@@ -137,5 +162,6 @@ public class QuerySpout extends BaseRichSpout {
         declarer.declareStream(Streams.QUERY, StreamFields.of(Fields.ID, Fields.QUERY, Fields.START_TIME,
                                                               Fields.REPLY_PARTITION, Fields.RESTARTED_AT));
         declarer.declareStream(Streams.SIGNAL, StreamFields.of(Fields.ID, Fields.SIGNAL));
+        declarer.declareStream(Streams.STORE_REPLAY, StreamFields.of(Fields.INSTANCE, Fields.DONE));
     }
 }

@@ -57,6 +57,11 @@ public final class TopologyNames {
         public static final String READS = "reads";
         /** Filter → Join (by id): a running query for a restarted Join task ({@link Fields#TASK}) to take up again. */
         public static final String RESTORE = "restore";
+        /**
+         * Query spout → Join (all): the replay of the query store by the query spout task that takes it up, under way
+         * or done ({@link Fields#INSTANCE}, {@link Fields#DONE}); every second, and right after the replayed queries.
+         */
+        public static final String STORE_REPLAY = "store-replay";
 
         private Streams() {
         }
@@ -126,6 +131,8 @@ public final class TopologyNames {
         public static final String PENDING = "pending";
         /** {@code int}: a task id (the task that said hello, or the Join task a query is restored to). */
         public static final String TASK = "task";
+        /** {@code Boolean}: whether the query spout's replay of the query store is done. */
+        public static final String DONE = "done";
 
         private Fields() {
         }

@@ -83,7 +83,7 @@ class QuerySpoutTest {
         SCRIPT.add(List.of(PubSubMessage.query("q1", "{}", 3)));
         spout.nextTuple(); // no exception: retried at the next call
         spout.nextTuple();
-        List<RecordingSpoutCollector.Emission> emitted = collector.emissions();
+        List<RecordingSpoutCollector.Emission> emitted = collector.emitted(Streams.QUERY);
         assertEquals(1, emitted.size());
         assertEquals(Streams.QUERY, emitted.get(0).stream());
         assertEquals("q1", emitted.get(0).value(0));
@@ -96,7 +96,7 @@ class QuerySpoutTest {
         List<Long> pauses = new ArrayList<>();
         spout.pause = nanos -> {
             pauses.add(nanos);
-            assertEquals(2, collector.emissions().size(), "both queries are handed out before the wait");
+            assertEquals(2, collector.emitted(Streams.QUERY).size(), "both queries are handed out before the wait");
         };
         SCRIPT.add(List.of(PubSubMessage.query("q1", "{}", 3), PubSubMessage.query("q2", "{}", 3)));
         spout.nextTuple();

@@ -10,6 +10,7 @@ import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.StoredQuery;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.StoreReplayWait;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.testing.Bolts;
@@ -117,7 +118,7 @@ class QueryStoreAdaptersTest {
 
         spout.nextTuple();
         assertEquals(List.of(new StoredQuery("q1", QUERY_40S, T0, 2)), store.load());
-        assertEquals(List.of("q1", QUERY_40S, T0, 2, -1L), collector.emissions().get(0).values());
+        assertEquals(List.of("q1", QUERY_40S, T0, 2, -1L), collector.emitted(Streams.QUERY).get(0).values());
         spout.nextTuple();
 
         assertEquals(List.of(), store.load());
@@ -137,12 +138,67 @@ class QueryStoreAdaptersTest {
         spout.nextTuple();
         spout.nextTuple();
 
-        List<RecordingSpoutCollector.Emission> emitted = collector.emissions();
+        List<RecordingSpoutCollector.Emission> emitted = collector.emitted(Streams.QUERY);
         assertEquals(2, emitted.size());
         assertEquals(List.of("old", QUERY_40S, T0, 1, now), emitted.get(0).values(), "original start, restart time");
         assertEquals(List.of("new", QUERY_40S, now, 3, -1L), emitted.get(1).values());
         assertEquals(List.of("expired", "broken"), store.tombstones());
         assertEquals(1, store.loads(), "taken up once");
+    }
+
+    @Test
+    void theFirstTaskReportsItsReplayDoneBehindTheReplayedQueriesThenEverySecond() {
+        store.put(new StoredQuery("old", QUERY_40S, T0, 1));
+        RecordingSpoutCollector collector = new RecordingSpoutCollector();
+        ManualClock clock = new ManualClock(T0 + 1_000);
+        QuerySpout spout = openSpout(collector, clock);
+
+        spout.nextTuple();
+        List<RecordingSpoutCollector.Emission> emitted = collector.drain();
+        assertEquals(List.of(Streams.QUERY, Streams.STORE_REPLAY), emitted.stream().map(e -> e.stream()).toList(),
+                     "the report follows the replayed queries (each Join task gets them first)");
+        assertEquals(List.of(T0 + 1_000, true), emitted.get(1).values(), "the task's start, and done");
+
+        spout.nextTuple();
+        assertEquals(List.of(), collector.drain(), "the next report comes a second later");
+        clock.advance(StoreReplayWait.REPORT_INTERVAL_MS);
+        spout.nextTuple();
+        assertEquals(List.of(List.of(T0 + 1_000, true)), collector.drain().stream().map(e -> e.values()).toList());
+    }
+
+    @Test
+    void whileTheStoreCannotBeReadTheReportsSayTheReplayIsUnderWay() {
+        store.put(new StoredQuery("old", QUERY_40S, T0, 1));
+        store.failLoads(1);
+        RecordingSpoutCollector collector = new RecordingSpoutCollector();
+        ManualClock clock = new ManualClock(T0 + 1_000);
+        QuerySpout spout = openSpout(collector, clock);
+
+        spout.nextTuple();
+        assertEquals(List.of(List.of(T0 + 1_000, false)), collector.drain().stream().map(e -> e.values()).toList());
+        clock.advance(StoreReplayWait.REPORT_INTERVAL_MS);
+        spout.nextTuple();
+        assertEquals(List.of(List.of(T0 + 1_000, false)), collector.drain().stream().map(e -> e.values()).toList(),
+                     "still under way: the store is read again only after a while");
+
+        clock.advance(30_000); // past the store's retry
+        spout.nextTuple();
+        assertEquals(List.of(Streams.QUERY, Streams.STORE_REPLAY),
+                     collector.emissions().stream().map(e -> e.stream()).toList());
+        assertEquals(List.of(T0 + 1_000, true), collector.emitted(Streams.STORE_REPLAY).get(0).values());
+    }
+
+    @Test
+    void aTaskThatTakesNothingUpReportsNothing() {
+        store.put(new StoredQuery("old", QUERY_40S, T0, 1));
+        RecordingSpoutCollector collector = new RecordingSpoutCollector();
+        QuerySpout spout = new QuerySpout(new ScriptedPubSub(), QuerySettings.defaults(), new ManualClock(T0));
+        spout.open(Map.of(), TopologyContexts.forTask(Components.QUERY_SPOUT, 4, List.of(3, 4)), collector.collector());
+
+        spout.nextTuple();
+
+        assertEquals(List.of(), collector.emissions(), "the second task neither takes up nor reports");
+        assertEquals(0, store.loads());
     }
 
     @Test

@@ -96,6 +96,7 @@ class KryoSerializationTest {
         byStream.put(Components.DATASOURCE_SPOUT + "/" + Streams.RAW_BATCH, List.of(raw, now, new long[] {0, 40, 41}, false));
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.QUERY, Tuples.query("q", COUNT, now, 1).getValues());
         byStream.put(Components.QUERY_SPOUT + "/" + Streams.SIGNAL, Tuples.querySignal("q", Signal.KILL).getValues());
+        byStream.put(Components.QUERY_SPOUT + "/" + Streams.STORE_REPLAY, Tuples.storeReplay(now, true).getValues());
         byStream.put(Components.TICK_SPOUT + "/" + Streams.TICK, Tuples.tick(now).getValues());
 
         // what a spout task has in flight

@@ -144,6 +144,7 @@ public final class Bolts {
             collector.reset();
         } else if (bolt instanceof JoinBolt) {
             bolt.execute(Tuples.tick(0)); // its hello to the Filter tasks, on its first tuple
+            bolt.execute(Tuples.storeReplay(1L, true)); // the query spout replayed the query store before
             collector.reset();
         }
         return new Prepared(context);

@@ -64,6 +64,11 @@ public final class RecordingSpoutCollector implements ISpoutOutputCollector {
         return new ArrayList<>(emissions);
     }
 
+    /** Every tuple emitted so far on {@code stream}, oldest first. */
+    public synchronized List<Emission> emitted(String stream) {
+        return emissions.stream().filter(e -> e.stream().equals(stream)).toList();
+    }
+
     /** The tuples emitted since the last drain, oldest first, and forgets them. */
     public synchronized List<Emission> drain() {
         List<Emission> out = new ArrayList<>(emissions);

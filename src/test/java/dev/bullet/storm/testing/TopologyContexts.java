@@ -18,10 +18,17 @@ public final class TopologyContexts {
 
     /** A context for task {@code taskId} of component {@code componentId}, the only task of a one-task topology. */
     public static TopologyContext forTask(String componentId, int taskId) {
+        return forTask(componentId, taskId, List.of(taskId));
+    }
+
+    /** A context for task {@code taskId} of component {@code componentId}, whose tasks are {@code tasks}. */
+    public static TopologyContext forTask(String componentId, int taskId, List<Integer> tasks) {
         Map<Integer, String> taskToComponent = new HashMap<>();
-        taskToComponent.put(taskId, componentId);
+        for (int task : tasks) {
+            taskToComponent.put(task, componentId);
+        }
         Map<String, List<Integer>> componentToTasks = new HashMap<>();
-        componentToTasks.put(componentId, List.of(taskId));
+        componentToTasks.put(componentId, List.copyOf(tasks));
         return new TopologyContext(new StormTopology(), new HashMap<>(), taskToComponent, componentToTasks,
             new HashMap<>(), new HashMap<>(), "test-topology", null, null, taskId, 6700, List.of(taskId),
             new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new AtomicBoolean(false),

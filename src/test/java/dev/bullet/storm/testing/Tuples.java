@@ -171,7 +171,12 @@ public final class Tuples {
         return of(Components.RESULT_BOLT, Streams.CONFIRM, id, delivery);
     }
 
-    /** A tick from the tick spout. */
+    /** The query spout's report of its replay of the query store (its task started at {@code instance}). */
+    public static Tuple storeReplay(long instance, boolean done) {
+        return of(Components.QUERY_SPOUT, Streams.STORE_REPLAY, instance, done);
+    }
+
+        /** A tick from the tick spout. */
     public static Tuple tick(long time) {
         return of(Components.TICK_SPOUT, Streams.TICK, time);
     }
