@@ -9,7 +9,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -195,8 +194,6 @@ class FailureExactnessIT {
 
     @Test
     @Order(7)
-    @Disabled("a rebalance that restarts every worker: the restarted Filter tasks take batches before the query spout"
-              + " replayed the stored queries, so those records are missed (README, When something fails)")
     void rebalancingThePartitionsToOtherSpoutTasksKeepsEveryAnswerExact() throws Exception {
         exactThrough("rebalance", 50_000, () -> {
             List<Worker> before = cluster.workers();
