@@ -30,6 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -64,6 +65,9 @@ public class JoinBolt extends BaseRichBolt {
     private static final long[] NO_SPANS = new long[0];
     /** How long, past its hellos, a (re)started task waits for the queries the Filter tasks hand back. */
     static final long RESTORE_GRACE_MS = 5_000;
+    /** How long after Kafka could not be reached the state store is tried again; the longest wait between tries. */
+    static final long STATE_RETRY_MS = 10_000;
+    static final long STATE_RETRY_MAX_MS = 60_000;
     /** The most a (re)started task waits to read the saved state of its queries. */
     private static final Duration STATE_READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY, Streams.SIGNAL,
@@ -117,6 +121,10 @@ public class JoinBolt extends BaseRichBolt {
     private transient JoinStateKeeper<Tuple> keeper;
     private transient JoinStateKeeper.Settle<Tuple> settle;
     private transient long loggedFailures;
+    private transient TopologyContext context;
+    /** When to try opening the state store again (after Kafka could not be reached), and the wait after that. */
+    private transient long stateRetryAt;
+    private transient long stateRetryMs;
     private transient int loggedTooLarge;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
@@ -199,24 +207,37 @@ public class JoinBolt extends BaseRichBolt {
         this.outgoing = new ArrayList<>();
         metrics.gauge(BulletMetrics.RESULTS_UNCONFIRMED, unconfirmed::size);
         this.unconfirmedDropped = metrics.counter(BulletMetrics.RESULTS_UNCONFIRMED_DROPPED);
+        this.context = context;
+        this.stateRetryMs = STATE_RETRY_MS;
+        this.stateRetryAt = Long.MAX_VALUE;
         if (statePubSub != null) {
-            openState(joinTasks, context.getThisTaskIndex());
+            openState();
         }
     }
 
-    /** The state store and what it holds of this task's queries (the ids fields grouping sends here). */
-    private void openState(int joinTasks, int taskIndex) {
+    /**
+     * The state store and what it holds of this task's queries (the ids fields grouping sends here). When Kafka could
+     * not be reached (a busy cluster starting), it is tried again on the tick, {@link #STATE_RETRY_MS} later, then
+     * twice as late each time, up to {@link #STATE_RETRY_MAX_MS}; a missing topic is not tried again.
+     */
+    private void openState() {
         try {
             Optional<KafkaStateStore> opened = statePubSub.joinStateStore();
+            stateRetryAt = Long.MAX_VALUE;
             if (opened.isEmpty()) {
                 return;
             }
             store = opened.get();
         } catch (RuntimeException e) {
-            LOG.warn("Join task {} keeps no state ({}): if it restarts, the open windows of its queries are lost and their"
-                     + " results say so (meta.incomplete)", taskId, e.getMessage());
+            stateRetryAt = clock.now() + stateRetryMs;
+            LOG.warn("Join task {} keeps no state for now ({}; tried again in {} s): if it restarts meanwhile, the open"
+                     + " windows of its queries are lost and their results say so (meta.incomplete)", taskId,
+                     e.getMessage(), stateRetryMs / 1000);
+            stateRetryMs = Math.min(STATE_RETRY_MAX_MS, 2 * stateRetryMs);
             return;
         }
+        int joinTasks = Math.max(1, context.getComponentTasks(Components.JOIN_BOLT).size());
+        int taskIndex = context.getThisTaskIndex();
         keeper = new JoinStateKeeper<>(store::write, store.maxValueBytes(), snapshotIntervalMs);
         settle = new JoinStateKeeper.Settle<>() {
             @Override
@@ -328,6 +349,9 @@ public class JoinBolt extends BaseRichBolt {
                 combine(tuple);
                 break;
             case Streams.TICK:
+                if (keeper == null && clock.now() >= stateRetryAt) {
+                    openState();
+                }
                 engine.tick(clock.now(), out);
                 unconfirmed.resend(outgoing);
                 if (keeper != null) {
@@ -407,8 +431,8 @@ public class JoinBolt extends BaseRichBolt {
     /** The query spout's report of its replay of the query store. */
     private void storeReplayReport(long instance, boolean done) {
         if (storeReplay.report(instance, done, clock.now())) {
-            LOG.info("Join task {}: the query spout's replay of the query store is done ({}); waited {} ms", taskId,
-                     storeReplay.sawReplay() ? "it restarted with this task" : "it ran before", storeReplay.waitedMs());
+            LOG.info("Join task {}: the query spout task started at {} replayed the query store; this task waited {} ms for"
+                     + " it", taskId, Instant.ofEpochMilli(instance), storeReplay.waitedMs());
         }
     }
 
