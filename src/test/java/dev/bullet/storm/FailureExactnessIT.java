@@ -56,8 +56,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>The failures, one case each: {@code kill -9} of the DataSource spout's worker, of a worker with Filter tasks and
  * no spout, Join or Result task (it holds a decode task and the query spout too), of the Join's worker, of the Result
  * bolt's worker; a broker restart; partitions moved between the two spout tasks (a third member joins their consumer
- * group, then leaves); and {@code storm rebalance} to four workers, which moves every task. The Kafka consumers' session timeout is 10 s here (Kafka's default, 45 s, keeps
- * a dead spout task's partitions, or the query spout's, unread that long), so a failure is over within ~20 s.
+ * group, then leaves); and {@code storm rebalance} to four workers, which restarts every worker: the queries come back
+ * from the query store and the Join state, and the Filter tasks take no batch before they are back. The Kafka consumers'
+ * session timeout is 10 s here (Kafka's default, 45 s, keeps a dead spout task's partitions, or the query spout's,
+ * unread that long), so a failure is over within ~25 s; the rebalance within ~50 s (every worker JVM starts at once).
  *
  * <p>The window: the queries are sent, then probe queries sent after them find a marker record on every partition
  * (the query spout keeps their order, so the queries run at the Filter tasks); only then is the feed started. It stops
