@@ -200,15 +200,18 @@ bench_pipeline() {
       echo "Options: --queries 0,100,1000,10000 --rates 10000,25000,50000 --rate 10000 --step-seconds 15"
       echo "         --warmup-seconds 10 --repeats 3 --filter-parallelism N"
       echo "         --mix id|realistic | --queries-file FILE (JSON lines: results flow, latency from the producer)"
-      echo "         --join-snapshots on|off (the Join keeps its state in Kafka; default on)"
+      echo "         --join-snapshots on|off (the Join keeps its state in Kafka; default off, as the setting)"
       echo "         --via pubsub|rest (with a workload: the client reads the response topic, or runs each query"
       echo "         through the REST service's sse-query: two open files per running query)"
+      echo "         --cluster [--workers N] [--supervisors 1|2] [--jfr DIR] (the topology on a multi-process Storm"
+      echo "         cluster on free loopback ports, Storm home target/storm-home or \$STORM_HOME; cores summed over"
+      echo "         this JVM and every cluster process; --jfr: a JFR profile per worker in DIR)"
       return 0
     fi
   done
   bullet_classpath tests
   mkdir -p "$out"
-  java ${BENCH_JAVA_OPTS:--Xms3g -Xmx3g} -Dstorm.jar="$BULLET_HOME/pom.xml" \
+  java ${BENCH_JAVA_OPTS:--Xms3g -Xmx3g} -Dstorm.jar="$BULLET_HOME/pom.xml" -Dbullet.home="$BULLET_HOME" \
     -Dlog4j2.configurationFile="$BULLET_HOME/conf/log4j2-cli.xml" \
     -cp "$BULLET_HOME/target/test-classes:$BULLET_CP" dev.bullet.bench.PipelineBenchmark --mode "$mode" \
     --out "$out/$mode.json" --png "$out/$mode.png" "$@"

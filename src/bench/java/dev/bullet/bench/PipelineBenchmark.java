@@ -11,6 +11,7 @@ import dev.bullet.metrics.MetricPoint;
 import dev.bullet.record.JsonCodec;
 import dev.bullet.rest.QueryService;
 import dev.bullet.rest.RestServer;
+import dev.bullet.storm.BulletMetrics;
 import dev.bullet.testing.TopologyHarness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -60,11 +61,23 @@ public final class PipelineBenchmark {
     private final List<byte[]> pool;
     private final List<String> running = new ArrayList<>();
     private final ResultFlow flow;
+    private final MetricSource metrics;
+    /** With {@code --cluster}: the Storm home whose processes are measured with this JVM; null in local mode. */
+    private final String clusterHome;
 
-    private PipelineBenchmark(TopologyHarness stack, List<byte[]> pool, ResultFlow flow) {
+    private PipelineBenchmark(TopologyHarness stack, List<byte[]> pool, ResultFlow flow, MetricSource metrics,
+                              String clusterHome) {
         this.stack = stack;
         this.pool = pool;
         this.flow = flow;
+        this.metrics = metrics;
+        this.clusterHome = clusterHome;
+    }
+
+    /** Where the Filter's latency data points are read: this JVM's metrics consumer, or a cluster's json-log file. */
+    @FunctionalInterface
+    interface MetricSource {
+        List<MetricPoint> between(String name, long from, long to);
     }
 
     /** The command line of {@code scripts/bench-throughput.sh} ({@code --mode throughput}) and {@code bench-curve.sh}. */
@@ -72,7 +85,8 @@ public final class PipelineBenchmark {
              customSynopsis = {"PipelineBenchmark --mode throughput|curve [--queries 0,100,1000,10000] [--rates 10000,25000,50000]",
                                "                         [--rate 10000] [--step-seconds 15] [--warmup-seconds 10] [--repeats 3]",
                                "                         [--out FILE.json] [--png FILE.png] [--filter-parallelism N]",
-                               "                         [--mix id|realistic] [--queries-file FILE] [--via pubsub|rest]"},
+                               "                         [--mix id|realistic] [--queries-file FILE] [--via pubsub|rest]",
+                               "                         [--cluster [--workers N] [--supervisors 1|2] [--jfr DIR]]"},
              description = {
                  "The main of scripts/bench-throughput.sh (--mode throughput) and scripts/bench-curve.sh (--mode curve).",
                  "",
@@ -122,8 +136,23 @@ public final class PipelineBenchmark {
                                "the stream's events (one connection per query)."})
         String via = "pubsub";
         @Option(names = "--join-snapshots", paramLabel = "on|off",
-                description = "keep the Join's state in its Kafka topic (bullet.topology.join.snapshot.enable; default on)")
-        String joinSnapshots = "on";
+                description = {"keep the Join's state in its Kafka topic (bullet.topology.join.snapshot.enable;",
+                               "default: the setting's default, off)"})
+        String joinSnapshots;
+        @Option(names = "--cluster",
+                description = {"run the topology on a real multi-process Storm cluster on loopback (ZooKeeper,",
+                               "Nimbus, Supervisors, worker JVMs: scripts/storm-cluster.sh on free ports) instead",
+                               "of Storm's local mode; broker, load and client stay in this JVM. Cores are summed",
+                               "over this JVM and every process of the cluster (/proc)"})
+        boolean cluster;
+        @Option(names = "--workers", paramLabel = "N", description = "with --cluster: worker JVMs (bullet.topology.workers; default 1)")
+        int workers = 1;
+        @Option(names = "--supervisors", paramLabel = "1|2", description = "with --cluster: Supervisors (default 1)")
+        int supervisors = 1;
+        @Option(names = "--jfr", paramLabel = "DIR",
+                description = {"with --cluster: every worker records a JFR profile (settings=profile) into",
+                               "DIR/worker-PORT.jfr, written when the cluster stops"})
+        String jfr;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
         boolean help;
 
@@ -142,6 +171,25 @@ public final class PipelineBenchmark {
             }
             if (queriesFile != null && !Files.isReadable(Path.of(queriesFile))) {
                 throw new Cli.UsageException("--queries-file " + queriesFile + " cannot be read");
+            }
+            if (joinSnapshots != null && !List.of("on", "off").contains(joinSnapshots)) {
+                throw new Cli.UsageException("--join-snapshots is on or off, not '" + joinSnapshots + "'");
+            }
+            validateCluster();
+        }
+
+        private void validateCluster() {
+            if (workers < 1 || workers > ClusterBench.SLOTS) {
+                throw new Cli.UsageException("--workers must be between 1 and " + ClusterBench.SLOTS + ", got " + workers);
+            }
+            if (supervisors < 1 || supervisors > 2) {
+                throw new Cli.UsageException("--supervisors is 1 or 2, got " + supervisors);
+            }
+            if (!cluster && (workers != 1 || supervisors != 1 || jfr != null)) {
+                throw new Cli.UsageException("--workers, --supervisors and --jfr need --cluster (local mode is one JVM)");
+            }
+            if (jfr != null && !Files.isDirectory(Path.of(jfr))) {
+                throw new Cli.UsageException("--jfr " + jfr + " is not a directory");
             }
         }
 
@@ -189,20 +237,8 @@ public final class PipelineBenchmark {
         Path dir = Files.createTempDirectory("bullet-bench-");
         // the broker's log of a run at 10,000 records/s grows by ~20 MB a second: gone when the run ends, however it ends
         Runtime.getRuntime().addShutdownHook(new Thread(() -> EmbeddedKafka.deleteDirectory(dir), "bench-cleanup"));
-        Map<String, Object> overrides = new LinkedHashMap<>();
-        overrides.put(SettingsTable.METRICS_ENABLE, true);
-        overrides.put(SettingsTable.METRICS_BUILT_IN_ENABLE, true);
-        overrides.put(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING, Map.of("default", 1));
-        overrides.put(SettingsTable.METRICS_CLASSES, List.of(BenchMetricsSink.class.getName()));
-        overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
-        overrides.put(Component.FILTER_BOLT.parallelismKey(), o.filterParallelism);
-        overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
-        overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, !"off".equals(o.joinSnapshots));
         List<String> workload = workload(o);
-        if (workload != null) {
-            overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
-            overrides.put(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS, ResultFlow.PARTITION + 1);
-        }
+        Map<String, Object> overrides = settings(o, workload != null);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");
         result.put("workload", o.queriesFile != null ? "file:" + o.queriesFile : o.mix);
@@ -211,13 +247,25 @@ public final class PipelineBenchmark {
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         String via = o.via;
         result.put("results_via", workload == null ? "none" : via);
-        result.put("join_snapshots", !"off".equals(o.joinSnapshots));
-        try (TopologyHarness stack = TopologyHarness.start(dir, overrides);
+        result.put("storm", o.cluster ? "cluster" : "local");
+        if (o.cluster) {
+            result.put("workers", o.workers);
+            result.put("supervisors", o.supervisors);
+        }
+        Path metricsFile = dir.resolve(ClusterBench.METRICS_FILE);
+        try (TopologyHarness stack = o.cluster
+                ? ClusterBench.start(dir, ClusterBench.settings(overrides, o.workers, metricsFile, o.jfr == null ? null : Path.of(o.jfr)),
+                                     o.supervisors, stormHome())
+                : TopologyHarness.start(dir, overrides);
              RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
              ResultFlow flow = workload == null ? null
                      : new ResultFlow(stack, workload, stack.settings().getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY),
                                       rest == null ? null : rest.base())) {
-            PipelineBenchmark bench = new PipelineBenchmark(stack, records(20_000), flow);
+            result.put("join_snapshots", stack.settings().getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE));
+            PipelineBenchmark bench = o.cluster
+                    ? new PipelineBenchmark(stack, records(20_000), flow, new JsonMetricsFile(metricsFile)::between,
+                                            stormHome().toAbsolutePath().toString())
+                    : new PipelineBenchmark(stack, records(20_000), flow, BenchMetricsSink::between, null);
             List<Map<String, Object>> points = new ArrayList<>();
             boolean warm = false;
             for (int q : queries) {
@@ -226,6 +274,7 @@ public final class PipelineBenchmark {
                     int warmRate = mode.equals("throughput") ? rates[0] : rate;
                     bench.load(warmRate, warmup);
                     result.put("warmup_seconds", warmup + bench.settle(warmRate, MAX_SETTLE_SECONDS));
+                    result.put("warmup_drain_seconds", bench.drain(MAX_DRAIN_SECONDS));
                     warm = true;
                 }
                 if (mode.equals("throughput")) {
@@ -246,6 +295,38 @@ public final class PipelineBenchmark {
             plot(mode, result, Path.of(o.png));
         }
         System.exit(0);
+    }
+
+    /**
+     * The topology's settings for a run: metrics on (the Filter's latency every second, the rest every minute, so that
+     * on a cluster Storm's own metrics do not cross workers every second), a day's query duration, and with a
+     * workload the match time injected into records and a response partition of its own.
+     */
+    static Map<String, Object> settings(Options o, boolean workload) {
+        Map<String, Object> overrides = new LinkedHashMap<>();
+        overrides.put(SettingsTable.METRICS_ENABLE, true);
+        overrides.put(SettingsTable.METRICS_BUILT_IN_ENABLE, true);
+        overrides.put(SettingsTable.METRICS_BUILT_IN_EMIT_INTERVAL_MAPPING,
+                      Map.of(SettingsTable.DEFAULT_METRIC_ENTRY, 60, BulletMetrics.FILTER_LATENCY, 1));
+        overrides.put(SettingsTable.METRICS_CLASSES, List.of(BenchMetricsSink.class.getName()));
+        overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
+        overrides.put(Component.FILTER_BOLT.parallelismKey(), o.filterParallelism);
+        overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
+        if (o.joinSnapshots != null) {
+            overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, "on".equals(o.joinSnapshots));
+        }
+        if (workload) {
+            overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
+            overrides.put(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS, ResultFlow.PARTITION + 1);
+        }
+        return overrides;
+    }
+
+    /** The cluster's Storm home: {@code STORM_HOME}, else the project's target/storm-home (its jars already there). */
+    static Path stormHome() {
+        String env = System.getenv("STORM_HOME");
+        return env != null && !env.isBlank() ? Path.of(env)
+                : Path.of(System.getProperty("bullet.home", ".")).resolve("target").resolve("storm-home");
     }
 
     private static int[] ints(String csv) {
@@ -312,7 +393,11 @@ public final class PipelineBenchmark {
         out.put("queries", q);
         out.put("rate", rate);
         List<String> keys = new ArrayList<>(List.of("consumed_per_second", "sent_per_second", "filter_latency_p50_ms",
-                "filter_latency_p99_ms", "lag_end", "cores_used", "jit_compile_ms", "heap_used_max_mib", "send_lateness_max_ms"));
+                "filter_latency_p99_ms", "lag_end", "cores_used", "records_per_core", "jit_compile_ms", "heap_used_max_mib",
+                "rss_mib", "send_lateness_max_ms"));
+        if (clusterHome != null) {
+            keys.addAll(CLUSTER_CORES);
+        }
         if (flow != null) {
             keys.addAll(List.of("results_per_second", "result_bytes_per_second", "restarts_per_second",
                     "produce_to_filtered_p50_ms", "produce_to_filtered_p99_ms", "produce_to_filtered_p999_ms",
@@ -323,6 +408,9 @@ public final class PipelineBenchmark {
             double[] v = runs.stream().mapToDouble(m -> ((Number) m.get(key)).doubleValue()).sorted().toArray();
             out.put(key, Map.of("median", v[v.length / 2], "min", v[0], "max", v[v.length - 1]));
         }
+        if (runs.get(runs.size() - 1).containsKey("cores_by_role")) {
+            out.put("cores_by_role_last_run", runs.get(runs.size() - 1).get("cores_by_role"));
+        }
         long sustained = runs.stream().filter(m -> Boolean.TRUE.equals(m.get("sustained"))).count();
         out.put("sustained", sustained * 2 > runs.size());
         return out;
@@ -332,6 +420,7 @@ public final class PipelineBenchmark {
     private Map<String, Object> measure(int rate, double seconds) throws Exception {
         long committedBefore = committed();
         long cpuBefore = EngineBenchmark.processCpuNanos();
+        Map<Long, ProcessCpu.Proc> procsBefore = clusterHome == null ? Map.of() : ProcessCpu.sample(clusterHome);
         long from = System.currentTimeMillis();
         long[] heapMax = new long[1];
         Thread heapSampler = new Thread(() -> {
@@ -353,16 +442,17 @@ public final class PipelineBenchmark {
         long to = System.currentTimeMillis();
         heapSampler.interrupt();
         long cpu = EngineBenchmark.processCpuNanos() - cpuBefore;
+        Map<Long, ProcessCpu.Proc> procsAfter = clusterHome == null ? Map.of() : ProcessCpu.sample(clusterHome);
         long committedAfter = committed();
         long end = endOffset();
         // latency data points are per second; give the last interval time to arrive
         long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (System.nanoTime() < deadline && BenchMetricsSink.between("bullet_filter_latency", to - 1000, to + 5000).isEmpty()) {
+        while (System.nanoTime() < deadline && metrics.between(BulletMetrics.FILTER_LATENCY, to - 1000, to + 5000).isEmpty()) {
             LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
         }
         List<Double> p50 = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
-        for (MetricPoint p : BenchMetricsSink.between("bullet_filter_latency", from + 1000, to + 1000)) {
+        for (MetricPoint p : metrics.between(BulletMetrics.FILTER_LATENCY, from + 1000, to + 1000)) {
             Map<?, ?> v = (Map<?, ?>) p.value();
             p50.add(((Number) v.get("p50")).doubleValue());
             p99.add(((Number) v.get("p99")).doubleValue());
@@ -375,7 +465,8 @@ public final class PipelineBenchmark {
         m.put("lag_end", lag);
         m.put("filter_latency_p50_ms", p50.isEmpty() ? 0 : p50.stream().sorted().toList().get(p50.size() / 2));
         m.put("filter_latency_p99_ms", p99max);
-        m.put("cores_used", Math.round(100.0 * cpu / elapsedNs) / 100.0);
+        m.putAll(cores(cpu, ProcessCpu.cpuNanosBetween(procsBefore, procsAfter), elapsedNs, consumed));
+        m.put("rss_mib", (selfRssKib() >> 10) + ProcessCpu.rssMib(procsAfter));
         m.put("jit_compile_ms", jitMs); // compiler time inside the step: near 0 once warm
         m.put("heap_used_max_mib", heapMax[0] >> 20);
         double p99Limit = p99max;
@@ -400,7 +491,60 @@ public final class PipelineBenchmark {
         return m;
     }
 
+    /** The cores of a cluster run by process: this JVM (broker, load, client), the workers, Storm's daemons. */
+    static final List<String> CLUSTER_CORES = List.of("cores_bench_jvm", "cores_workers", "cores_storm_daemons");
+
+    /**
+     * Cores used in a step: this JVM's CPU plus, on a cluster, every process of the cluster ({@code byRole}, empty in
+     * local mode), split as {@link #CLUSTER_CORES}; and records/s per busy core.
+     */
+    static Map<String, Object> cores(long selfNanos, Map<String, Long> byRole, long elapsedNs, double consumed) {
+        long workers = byRole.getOrDefault("worker", 0L);
+        long daemons = byRole.values().stream().mapToLong(Long::longValue).sum() - workers;
+        double total = (double) (selfNanos + workers + daemons) / elapsedNs;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cores_used", Math.round(100.0 * total) / 100.0);
+        m.put("records_per_core", total > 0 ? Math.round(consumed / total) : 0);
+        if (!byRole.isEmpty()) {
+            m.put("cores_bench_jvm", Math.round(100.0 * selfNanos / elapsedNs) / 100.0);
+            m.put("cores_workers", Math.round(100.0 * workers / elapsedNs) / 100.0);
+            m.put("cores_storm_daemons", Math.round(100.0 * daemons / elapsedNs) / 100.0);
+            m.put("cores_by_role", byRole.entrySet().stream().collect(LinkedHashMap::new,
+                    (out, e) -> out.put(e.getKey(), Math.round(100.0 * e.getValue() / elapsedNs) / 100.0), Map::putAll));
+        }
+        return m;
+    }
+
+    /** This JVM's resident memory, KiB (0 off Linux). */
+    private static long selfRssKib() {
+        try {
+            return ProcessCpu.rssKib(Files.readString(Path.of("/proc/self/status")));
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     private static final long MIN_PARK_NANOS = 1_000_000L;
+    /** How long the warm-up may wait for the topology to read the records it sent. */
+    static final double MAX_DRAIN_SECONDS = 120;
+    /** The backlog left when the warm-up counts as read (the spout commits every 500 ms). */
+    private static final long DRAINED_RECORDS = 5_000;
+
+    /**
+     * Waits, at most {@code max} seconds, until the topology read what the warm-up sent: a backlog left by workers
+     * still compiling (a cluster's JIT is not this JVM's, so {@link #settle} cannot see it) would otherwise be counted
+     * against the first step. Returns the seconds waited.
+     */
+    private double drain(double max) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + (long) (max * 1e9);
+        while (System.nanoTime() < deadline && endOffset() - committed() > DRAINED_RECORDS) {
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // poll interval
+        }
+        double waited = (System.nanoTime() - start) / 1e9;
+        System.err.printf("warm-up: the backlog was read in %.1f s%n", waited);
+        return waited;
+    }
     /** How long the warm-up may go on waiting for the JIT to settle, past --warmup-seconds. */
     static final double MAX_SETTLE_SECONDS = 240;
     private static final double SETTLE_CHUNK_SECONDS = 5;

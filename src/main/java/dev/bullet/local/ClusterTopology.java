@@ -38,12 +38,23 @@ public final class ClusterTopology implements AutoCloseable {
     private final Path script;
     private final BulletSettings settings;
     private final Path conf;
+    private final Launch launch;
     private boolean running;
 
-    private ClusterTopology(Path script, BulletSettings settings, Path conf) {
+    /**
+     * How {@code storm-cluster.sh} is run: extra environment (its {@code STORM_HOME}, {@code STORM_ZK_PORT}, ...
+     * variables) and where its output goes.
+     */
+    public record Launch(Map<String, String> environment, ProcessBuilder.Redirect output) {
+        /** The script's defaults (Storm home target/storm-home, the standard ports), its output on this JVM's. */
+        public static final Launch DEFAULT = new Launch(Map.of(), ProcessBuilder.Redirect.INHERIT);
+    }
+
+    private ClusterTopology(Path script, BulletSettings settings, Path conf, Launch launch) {
         this.script = script;
         this.settings = settings;
         this.conf = conf;
+        this.launch = launch;
     }
 
     /**
@@ -53,6 +64,12 @@ public final class ClusterTopology implements AutoCloseable {
      */
     public static ClusterTopology start(EmbeddedKafka kafka, BulletSettings base, Path bulletConf, int supervisors,
                                         PrintStream progress) {
+        return start(kafka, base, bulletConf, supervisors, progress, Launch.DEFAULT);
+    }
+
+    /** As {@link #start(EmbeddedKafka, BulletSettings, Path, int, PrintStream)}, the script run as {@code launch} says. */
+    public static ClusterTopology start(EmbeddedKafka kafka, BulletSettings base, Path bulletConf, int supervisors,
+                                        PrintStream progress, Launch launch) {
         BulletSettings settings = LocalTopology.pointAtBroker(kafka, base);
         Path home = Path.of(System.getProperty("bullet.home", "")).toAbsolutePath();
         Path script = home.resolve("scripts/storm-cluster.sh");
@@ -60,7 +77,7 @@ public final class ClusterTopology implements AutoCloseable {
             throw new BulletException("--cluster needs " + script + " (run bullet-local.sh from the project)");
         }
         Path conf = writeConf(bulletConf, kafka.bootstrapServers());
-        ClusterTopology cluster = new ClusterTopology(script, settings, conf);
+        ClusterTopology cluster = new ClusterTopology(script, settings, conf, launch);
         try {
             progress.println("Starting a Storm cluster: ZooKeeper, Nimbus, " + supervisors + " Supervisor(s) ...");
             cluster.running = true;
@@ -103,8 +120,8 @@ public final class ClusterTopology implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(script.toString());
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.INHERIT);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(launch.output());
+        pb.environment().putAll(launch.environment());
         try {
             Process p = pb.start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
@@ -112,8 +129,8 @@ public final class ClusterTopology implements AutoCloseable {
                 throw new BulletException("storm-cluster.sh " + args[0] + " did not finish within " + timeoutSeconds + " s");
             }
             if (p.exitValue() != 0) {
-                throw new BulletException("storm-cluster.sh " + args[0] + " failed (exit " + p.exitValue()
-                                          + "); its logs are under target/storm-home/logs");
+                throw new BulletException("storm-cluster.sh " + args[0] + " failed (exit " + p.exitValue() + "); its logs are under "
+                                          + launch.environment().getOrDefault("STORM_HOME", "target/storm-home") + "/logs");
             }
         } catch (IOException e) {
             throw new BulletException("cannot run " + script + ": " + e, e);

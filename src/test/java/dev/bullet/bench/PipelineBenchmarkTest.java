@@ -3,10 +3,12 @@ package dev.bullet.bench;
 import dev.bullet.common.Cli;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +30,12 @@ class PipelineBenchmarkTest {
         assertEquals(10_000, defaults.rate);
         assertEquals("pubsub", defaults.via);
         assertArrayEquals(new int[] {0, 100, 1000, 10000}, parse("--mode", "throughput").queryCounts());
+        assertFalse(defaults.cluster);
+        PipelineBenchmark.Options cluster = parse("--mode", "throughput", "--cluster", "--workers", "2", "--supervisors", "2",
+                                                  "--jfr", System.getProperty("java.io.tmpdir"));
+        assertTrue(cluster.cluster);
+        assertEquals(2, cluster.workers);
+        assertEquals(2, cluster.supervisors);
     }
 
     @Test
@@ -42,7 +50,17 @@ class PipelineBenchmarkTest {
                 new String[] {"--mode", "fast"}, "--mode",
                 new String[] {"--queries-file", "/no/such/file.jsonl"}, "--queries-file",
                 new String[] {"--queries-fil", "x"}, "--queries-file");
-        cases.forEach((args, name) -> {
+        Map<String[], String> cluster = Map.of(
+                new String[] {"--join-snapshots", "maybe"}, "--join-snapshots",
+                new String[] {"--workers", "2"}, "--cluster",
+                new String[] {"--jfr", "/tmp"}, "--cluster",
+                new String[] {"--cluster", "--workers", "0"}, "--workers",
+                new String[] {"--cluster", "--workers", "5"}, "--workers",
+                new String[] {"--cluster", "--supervisors", "3"}, "--supervisors",
+                new String[] {"--cluster", "--jfr", "/no/such/dir"}, "--jfr");
+        Map<String[], String> all = new HashMap<>(cases);
+        all.putAll(cluster);
+        all.forEach((args, name) -> {
             Cli.UsageException error = assertThrows(Cli.UsageException.class, () -> parse(args), String.join(" ", args));
             assertTrue(error.getMessage().contains(name), String.join(" ", args) + " -> " + error.getMessage());
         });

@@ -36,18 +36,21 @@ public final class TopologyHarness implements AutoCloseable {
     public static final int REPLY_PARTITION = 1;
 
     private final EmbeddedKafka kafka;
-    private final LocalTopology topology;
+    private final BulletSettings settings;
+    /** What runs the topology: Storm's local mode, or a multi-process cluster ({@link #startOn}). */
+    private final AutoCloseable topology;
     private final Publisher queries;
     private final Subscriber results;
     private final KafkaProducer<byte[], byte[]> firehose;
     private final String topic;
     private final Map<String, List<Map<String, Object>>> received = new HashMap<>();
 
-    private TopologyHarness(EmbeddedKafka kafka, LocalTopology topology) {
+    private TopologyHarness(EmbeddedKafka kafka, BulletSettings settings, AutoCloseable topology) {
         this.kafka = kafka;
+        this.settings = settings;
         this.topology = topology;
-        this.topic = topology.settings().getString(SettingsTable.DATASOURCE_KAFKA_TOPIC);
-        KafkaPubSub pubSub = new KafkaPubSub(KafkaPubSubFactory.config(topology.settings()));
+        this.topic = settings.getString(SettingsTable.DATASOURCE_KAFKA_TOPIC);
+        KafkaPubSub pubSub = new KafkaPubSub(KafkaPubSubFactory.config(settings));
         this.results = pubSub.responseSubscriber(List.of(REPLY_PARTITION));
         this.queries = pubSub.requestPublisher();
         Properties p = new Properties();
@@ -63,13 +66,26 @@ public final class TopologyHarness implements AutoCloseable {
         Map<String, Object> all = new HashMap<>(overrides);
         all.putIfAbsent(SettingsTable.PUBSUB_KAFKA_RESPONSE_PARTITIONS, 2);
         LocalTopology topology = LocalTopology.start(kafka, BulletSettings.load(null, all));
-        TopologyHarness harness = new TopologyHarness(kafka, topology);
-        harness.awaitTopologyAnswers();
+        return startOn(kafka, topology.settings(), topology);
+    }
+
+    /**
+     * The harness over a topology started elsewhere (e.g. on a multi-process Storm cluster) that reads the embedded
+     * broker with these settings; waits until it answers. Closing the harness closes {@code topology}, then the broker.
+     */
+    public static TopologyHarness startOn(EmbeddedKafka kafka, BulletSettings settings, AutoCloseable topology) {
+        TopologyHarness harness = new TopologyHarness(kafka, settings, topology);
+        try {
+            harness.awaitTopologyAnswers();
+        } catch (RuntimeException | AssertionError e) {
+            harness.close();
+            throw e;
+        }
         return harness;
     }
 
     public BulletSettings settings() {
-        return topology.settings();
+        return settings;
     }
 
     public String bootstrapServers() {
@@ -81,7 +97,7 @@ public final class TopologyHarness implements AutoCloseable {
     }
 
     private void awaitTopologyAnswers() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos(); // a cluster's workers start slowly
         while (System.nanoTime() < deadline) {
             String id = submit("{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":1000}");
             if (awaitFinal(id, Duration.ofSeconds(5)) != null) {
