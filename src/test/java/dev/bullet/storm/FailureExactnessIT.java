@@ -59,7 +59,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * group, then leaves); and {@code storm rebalance} to four workers, which restarts every worker: the queries come back
  * from the query store and the Join state, and the Filter tasks take no batch before they are back. The Kafka consumers'
  * session timeout is 10 s here (Kafka's default, 45 s, keeps a dead spout task's partitions, or the query spout's,
- * unread that long), so a failure is over within ~25 s; the rebalance within ~50 s (every worker JVM starts at once).
+ * unread that long), so a failure is over within ~25 s; the rebalance within ~45 s, ~70 s on a loaded machine (every
+ * worker JVM starts at once).
  *
  * <p>The window: the queries are sent, then probe queries sent after them find a marker record on every partition
  * (the query spout keeps their order, so the queries run at the Filter tasks); only then is the feed started. It stops
@@ -200,7 +201,7 @@ class FailureExactnessIT {
     @Test
     @Order(7)
     void rebalancingThePartitionsToOtherSpoutTasksKeepsEveryAnswerExact() throws Exception {
-        exactThrough("rebalance", 80_000, () -> {
+        exactThrough("rebalance", 95_000, () -> {
             List<Worker> before = cluster.workers();
             Map<Integer, Long> loads = new HashMap<>();
             for (Worker w : before) {
