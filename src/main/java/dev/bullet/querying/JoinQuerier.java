@@ -11,6 +11,7 @@ import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.JsonCodec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +66,12 @@ public final class JoinQuerier {
     private boolean overBytes;
     /** Counts the changes of the state: a query unchanged since its last snapshot is not written again. */
     private long changes;
+    /**
+     * Counts the changes of the aggregation other than rows appended to a RAW one (a merge into any other
+     * aggregation, a window's reset, a restore): while it stands, a snapshot may carry only the rows added since the
+     * last one ({@link JoinSnapshot#delta}).
+     */
+    private long aggregationVersion;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
         this(id, query, startTime, settings, partitions, finalGraceMs, Long.MAX_VALUE);
@@ -121,10 +128,31 @@ public final class JoinQuerier {
         return changes;
     }
 
+    /** See {@link #aggregationVersion}. */
+    long aggregationVersion() {
+        return aggregationVersion;
+    }
+
+    /** The rows a RAW aggregation holds (rows are only ever appended to it between resets), or -1 for any other. */
+    int appendableRows() {
+        return aggregator instanceof RawAggregator ? ((RawAggregator) aggregator).size() : -1;
+    }
+
+    /** The RAW rows from the {@code from}-th on, as a RAW partial (a JSON array); empty when there are none. */
+    byte[] rowsFrom(int from) {
+        byte[][] rows = ((RawAggregator) aggregator).rowsJson();
+        return from >= rows.length ? new byte[0] : JsonCodec.array(Arrays.asList(rows).subList(from, rows.length));
+    }
+
     /** What {@link #tick} and {@link #combine} need to go on exactly as this querier would ({@link JoinSnapshot}). */
     JoinSnapshot.State state() {
+        return state(true);
+    }
+
+    /** As {@link #state()}; without the aggregation's state ({@code aggregatorEmpty}) unless {@code withAggregation}. */
+    JoinSnapshot.State state(boolean withAggregation) {
         int[] from = lastFrom.stream().mapToInt(Integer::intValue).sorted().toArray();
-        boolean empty = aggregator.isEmpty();
+        boolean empty = !withAggregation || aggregator.isEmpty();
         return new JoinSnapshot.State(startTime, windowNumber, nextEmitTime, finalPartials, from, partlyMerged,
                                       restoredAt, incompleteUntilWindow, rateIntervalStart, rateCount, empty,
                                       empty ? new byte[0] : aggregator.serialize(), mergedBatches);
@@ -132,6 +160,10 @@ public final class JoinQuerier {
 
     /** Takes up {@code state} (of this query, taken by {@link #state()} of a querier of a task that died). */
     void restore(JoinSnapshot.State state) {
+        restore(state, true);
+    }
+
+    private void restore(JoinSnapshot.State state, boolean aggregation) {
         if (state.startTime() != startTime) {
             throw new IllegalArgumentException("the snapshot is of a query started at " + state.startTime()
                                                + ", this one started at " + startTime);
@@ -148,12 +180,29 @@ public final class JoinQuerier {
         incompleteUntilWindow = state.incompleteUntilWindow();
         rateIntervalStart = state.rateIntervalStart();
         rateCount = state.rateCount();
-        aggregator.reset();
+        mergedBatches = state.merged();
+        changes++;
+        if (aggregation) {
+            aggregator.reset();
+            if (!state.aggregatorEmpty()) {
+                aggregator.combine(state.aggregator());
+            }
+            aggregationVersion++;
+        }
+    }
+
+    /**
+     * Takes up a delta after the state {@link #restore restored} (and the deltas before it): its counters, and the
+     * RAW rows it appends ({@code state.aggregator()}, a RAW partial; none when {@code aggregatorEmpty}).
+     */
+    void restoreDelta(JoinSnapshot.State state) {
+        if (!state.aggregatorEmpty() && !(aggregator instanceof RawAggregator)) {
+            throw new IllegalArgumentException("a Join state delta with rows, for a query that is not RAW");
+        }
+        restore(state, false);
         if (!state.aggregatorEmpty()) {
             aggregator.combine(state.aggregator());
         }
-        mergedBatches = state.merged();
-        changes++;
     }
 
     /** Whether the query was ended for holding more than {@code bullet.query.max.bytes}. */
@@ -227,6 +276,7 @@ public final class JoinQuerier {
             return out;
         }
         if (!(aggregator instanceof RawAggregator)) {
+            aggregationVersion++;
             aggregator.combine(partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial);
             if (aggregator.heldBytes() > maxBytes) {
                 overBytes = true;
@@ -357,6 +407,7 @@ public final class JoinQuerier {
         windowNumber++;
         if (window.kind() != Window.Kind.ADDITIVE_TUMBLING) {
             aggregator.reset();
+            aggregationVersion++;
         }
     }
 

@@ -221,10 +221,16 @@ public class JoinBolt extends BaseRichBolt {
             public void fail(Tuple held) {
                 collector.fail(held);
             }
+
+            @Override
+            public void release(JoinEngine.Emitted result) {
+                send(result);
+                emitResults();
+            }
         };
         try {
-            Map<String, byte[]> mine = store.readAll(id -> TupleUtils.chooseTaskIndex(List.of(id), joinTasks) == taskIndex,
-                                                     STATE_READ_TIMEOUT);
+            Map<String, byte[]> mine = store.readAll(key -> TupleUtils.chooseTaskIndex(
+                    List.of(JoinStateKeeper.queryId(key)), joinTasks) == taskIndex, STATE_READ_TIMEOUT);
             keeper.loaded(mine, clock.now());
             LOG.info("Join task {} keeps its state in {}; it read {} saved queries of its own", taskId, store, mine.size());
         } catch (RuntimeException e) {
@@ -271,6 +277,7 @@ public class JoinBolt extends BaseRichBolt {
         }
         if (keeper != null) {
             keeper.poll(settle);
+            keeper.snapshot(engine, clock.now(), settle); // when due, or when results wait for one
             logStateIssues();
         }
     }
@@ -330,9 +337,6 @@ public class JoinBolt extends BaseRichBolt {
             case Streams.TICK:
                 engine.tick(clock.now(), out);
                 unconfirmed.resend(outgoing);
-                if (keeper != null) {
-                    keeper.snapshot(engine, clock.now(), settle);
-                }
                 break;
             case Streams.CONFIRM:
                 unconfirmed.confirm(tuple.getStringByField(Fields.DELIVERY), outgoing);
@@ -348,11 +352,10 @@ public class JoinBolt extends BaseRichBolt {
                                                 + " of " + tuple.getSourceComponent());
         }
         for (JoinEngine.Emitted e : out) {
-            boolean last = e.result().isFinal();
-            unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
-            emitResults();
-            if (last) {
-                collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
+            if (keeper != null) {
+                keeper.holdResult(e); // sent once the state after it is in Kafka: a restart does not send it again
+            } else {
+                send(e);
             }
         }
         out.clear();
@@ -372,6 +375,16 @@ public class JoinBolt extends BaseRichBolt {
             keeper.hold(tuple); // acked once a snapshot that holds its partials is in Kafka
         } else {
             collector.ack(tuple);
+        }
+    }
+
+    /** Sends a result (kept until the Result bolt confirms it) and, with a final one, the COMPLETE signal. */
+    private void send(JoinEngine.Emitted e) {
+        boolean last = e.result().isFinal();
+        unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
+        emitResults();
+        if (last) {
+            collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
         }
     }
 
