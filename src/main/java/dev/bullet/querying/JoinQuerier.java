@@ -72,6 +72,10 @@ public final class JoinQuerier {
      * last one ({@link JoinSnapshot#delta}).
      */
     private long aggregationVersion;
+    /** See {@link #keepPartials}: null while not kept. */
+    private List<byte[]> partialsSince;
+    private long partialsBytes;
+    private long partialsLimit;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
         this(id, query, startTime, settings, partitions, finalGraceMs, Long.MAX_VALUE);
@@ -131,6 +135,45 @@ public final class JoinQuerier {
     /** See {@link #aggregationVersion}. */
     long aggregationVersion() {
         return aggregationVersion;
+    }
+
+    /**
+     * Keeps, from now on, the partials merged into a non-RAW aggregation since the last snapshot, while they take at
+     * most {@code limitBytes} (a delta of them is then smaller than the whole state): merged again in the same order
+     * after the base, they give the same aggregation.
+     */
+    void keepPartials(long limitBytes) {
+        partialsLimit = limitBytes;
+        if (partialsSince == null) {
+            partialsSince = new ArrayList<>();
+        }
+    }
+
+    /** A snapshot holds the state as it is now: the partials kept so far are in it. */
+    void snapshotTaken() {
+        if (partialsSince != null) {
+            partialsSince.clear();
+            partialsBytes = 0;
+        }
+    }
+
+    /** The partials merged since the last snapshot (see {@link #keepPartials}), to be merged in this order. */
+    List<byte[]> partialsSince() {
+        return partialsSince == null ? List.of() : partialsSince;
+    }
+
+    private void notePartial(byte[] partial) {
+        if (partialsSince != null && partialsBytes + partial.length <= partialsLimit) {
+            partialsSince.add(partial);
+            partialsBytes += partial.length;
+        } else {
+            aggregationVersion++; // a base next
+            if (partialsSince != null) {
+                partialsSince.clear();
+                partialsBytes = 0;
+                partialsLimit = 0; // until the next base says how large the state is
+            }
+        }
     }
 
     /** The rows a RAW aggregation holds (rows are only ever appended to it between resets), or -1 for any other. */
@@ -193,16 +236,18 @@ public final class JoinQuerier {
 
     /**
      * Takes up a delta after the state {@link #restore restored} (and the deltas before it): its counters, and the
-     * RAW rows it appends ({@code state.aggregator()}, a RAW partial; none when {@code aggregatorEmpty}).
+     * partials to merge (RAW: the rows appended, as one partial).
      */
-    void restoreDelta(JoinSnapshot.State state) {
-        if (!state.aggregatorEmpty() && !(aggregator instanceof RawAggregator)) {
-            throw new IllegalArgumentException("a Join state delta with rows, for a query that is not RAW");
-        }
+    void restoreDelta(JoinSnapshot.State state, List<byte[]> partials) {
         restore(state, false);
-        if (!state.aggregatorEmpty()) {
-            aggregator.combine(state.aggregator());
+        for (byte[] partial : partials) {
+            aggregator.combine(partial);
         }
+    }
+
+    /** Whether the aggregation is RAW: a delta carries its rows appended, else the partials merged. */
+    boolean isRaw() {
+        return aggregator instanceof RawAggregator;
     }
 
     /** Whether the query was ended for holding more than {@code bullet.query.max.bytes}. */
@@ -276,8 +321,9 @@ public final class JoinQuerier {
             return out;
         }
         if (!(aggregator instanceof RawAggregator)) {
-            aggregationVersion++;
-            aggregator.combine(partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial);
+            byte[] bytes = partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial;
+            notePartial(bytes);
+            aggregator.combine(bytes);
             if (aggregator.heldBytes() > maxBytes) {
                 overBytes = true;
                 out.add(endEarly(BoundErrors.overQueryBytes(maxBytes), now)); // with the partial that crossed

@@ -60,16 +60,46 @@ public final class JoinSnapshot {
 
     /**
      * The delta number {@code seq} after base {@code baseId}: the querier's counters and merged batches, and the RAW
-     * rows from the {@code fromRow}-th on ({@code fromRow} -1: a query that is not RAW, whose aggregation did not change
-     * since the snapshot before).
+     * rows from the {@code fromRow}-th on, or, for any other aggregation, the partials merged since the snapshot before
+     * ({@link JoinQuerier#keepPartials}; each length-prefixed).
      */
     static byte[] delta(JoinQuerier querier, long baseId, int seq, int fromRow) {
         State s = querier.state(false);
-        byte[] rows = fromRow < 0 ? new byte[0] : querier.rowsFrom(fromRow);
+        byte[] rows = querier.isRaw() ? querier.rowsFrom(fromRow) : frames(querier.partialsSince());
         return write(DELTA, baseId, seq, new State(s.startTime(), s.windowNumber(), s.nextEmitTime(), s.finalPartials(),
                                                    s.lastFrom(), s.partlyMerged(), s.restoredAt(),
                                                    s.incompleteUntilWindow(), s.rateIntervalStart(), s.rateCount(),
                                                    rows.length == 0, rows, s.merged()));
+    }
+
+    private static byte[] frames(List<byte[]> partials) {
+        if (partials.isEmpty()) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            for (byte[] p : partials) {
+                out.writeInt(p.length);
+                out.write(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // not with an array
+        }
+        return bytes.toByteArray();
+    }
+
+    private static List<byte[]> unframe(byte[] frames) {
+        List<byte[]> out = new ArrayList<>();
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(frames))) {
+            while (in.available() > 0) {
+                byte[] p = new byte[count(in.readInt(), frames.length)];
+                in.readFully(p);
+                out.add(p);
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a Join state delta: " + e, e);
+        }
+        return out;
     }
 
     private static byte[] write(byte version, long baseId, int seq, State s) {
@@ -179,9 +209,14 @@ public final class JoinSnapshot {
         } else {
             parts.add(read(snapshot, -1));
         }
-        querier.restore(parts.get(0));
+        List<List<byte[]>> partials = new ArrayList<>();
         for (State delta : parts.subList(1, parts.size())) {
-            querier.restoreDelta(delta);
+            partials.add(delta.aggregatorEmpty() ? List.of()
+                    : querier.isRaw() ? List.of(delta.aggregator()) : unframe(delta.aggregator()));
+        }
+        querier.restore(parts.get(0));
+        for (int i = 1; i < parts.size(); i++) {
+            querier.restoreDelta(parts.get(i), partials.get(i - 1));
         }
     }
 

@@ -58,6 +58,8 @@ public final class JoinStateKeeper<T> {
     public static final String DELTA_KEY = "\u0000d";
     /** The most deltas after a base: then a new base replaces them. */
     static final int MAX_DELTAS = 64;
+    /** The bytes of partials a delta may carry for any state, however small. */
+    static final int MIN_PARTIALS_BYTES = 4096;
 
     /** How long the snapshots read at the task's start stay available to {@link #take} (they are for its restart). */
     static final long RESTORABLE_MS = 120_000;
@@ -273,6 +275,7 @@ public final class JoinStateKeeper<T> {
                 w.seq++;
                 w.maxSeq = Math.max(w.maxSeq, w.seq);
                 w.rows = rows;
+                querier.snapshotTaken();
                 count(delta);
                 send(g, id, deltaKey(id, w.seq), delta);
                 return;
@@ -289,6 +292,9 @@ public final class JoinStateKeeper<T> {
             send(g, id, id, null);
         } else {
             w.rewrite = false;
+            querier.snapshotTaken();
+            // a later change is written as the partials merged while they take less than the state itself
+            querier.keepPartials(Math.max(MIN_PARTIALS_BYTES, base.length));
             count(base);
             send(g, id, id, base);
         }
