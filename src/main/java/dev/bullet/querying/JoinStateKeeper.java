@@ -107,6 +107,9 @@ public final class JoinStateKeeper<T> {
     private final Map<Long, Generation<T>> byNumber = new HashMap<>();
     private Generation<T> open = new Generation<>(-1);
     private long nextNumber;
+    /** The generation in which the log refused a write at once, and why (see {@link #send}). */
+    private volatile long refusedIn = -1;
+    private volatile Exception refused;
     private long nextDue = Long.MIN_VALUE;
     private Map<String, byte[]> restorable = new HashMap<>();
     /** The deltas read at the start, by query id and place. */
@@ -309,9 +312,24 @@ public final class JoinStateKeeper<T> {
         g.outstanding++;
         long number = g.number;
         boolean isValue = value != null;
+        if (refusedIn == number) {
+            // the log refused a write of this generation at once (its buffer full, no metadata): each further one
+            // would wait as long for the same answer, holding the executor; they fail and are written with the next
+            outcomes.add(new Outcome(number, id, key, isValue, refused));
+            return;
+        }
+        Thread caller = Thread.currentThread();
         try {
-            log.write(key, value, failure -> outcomes.add(new Outcome(number, id, key, isValue, failure)));
+            log.write(key, value, failure -> {
+                if (failure != null && Thread.currentThread() == caller && refusedIn != number) {
+                    refusedIn = number;
+                    refused = failure;
+                }
+                outcomes.add(new Outcome(number, id, key, isValue, failure));
+            });
         } catch (RuntimeException e) { // a log that throws instead of reporting
+            refusedIn = number;
+            refused = e;
             outcomes.add(new Outcome(number, id, key, isValue, e));
         }
     }
