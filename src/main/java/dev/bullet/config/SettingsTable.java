@@ -268,8 +268,9 @@ public final class SettingsTable {
                         + "partial is acked once a snapshot holding it is in Kafka. Off by default: it costs throughput "
                         + "(docs/PERFORMANCE.md). false = a restart loses the open windows (flagged incomplete).");
         t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
-                "Least time between two snapshots of the Join's changed queries, ms (taken on the tick, one in flight at "
-                        + "a time). Partials wait up to this long, and Kafka's confirmation, for their ack.");
+                "Least time between two snapshots of the Join's changed queries, ms (one in flight at a time; results "
+                        + "wait only for a snapshot of their own queries). Partials wait up to this long, and Kafka's "
+                        + "confirmation, for their ack.");
 
         t.section("Components: parallelism and Resource Aware Scheduler loads, per executor");
         defineComponent(t, Component.DATASOURCE_SPOUT, new ComponentSpec(1, 100.0, 512.0, 256.0));

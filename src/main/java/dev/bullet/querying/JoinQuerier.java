@@ -11,6 +11,7 @@ import dev.bullet.querying.aggregations.RawAggregator;
 import dev.bullet.record.JsonCodec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +69,16 @@ public final class JoinQuerier {
     private boolean overBytes;
     /** Counts the changes of the state: a query unchanged since its last snapshot is not written again. */
     private long changes;
+    /**
+     * Counts the changes of the aggregation other than rows appended to a RAW one (a merge into any other
+     * aggregation, a window's reset, a restore): while it stands, a snapshot may carry only the rows added since the
+     * last one ({@link JoinSnapshot#delta}).
+     */
+    private long aggregationVersion;
+    /** See {@link #keepPartials}: null while not kept. */
+    private List<byte[]> partialsSince;
+    private long partialsBytes;
+    private long partialsLimit;
 
     public JoinQuerier(String id, Query query, long startTime, QuerySettings settings, int partitions, long finalGraceMs) {
         this(id, query, startTime, settings, partitions, finalGraceMs, Long.MAX_VALUE);
@@ -124,10 +135,70 @@ public final class JoinQuerier {
         return changes;
     }
 
+    /** See {@link #aggregationVersion}. */
+    long aggregationVersion() {
+        return aggregationVersion;
+    }
+
+    /**
+     * Keeps, from now on, the partials merged into a non-RAW aggregation since the last snapshot, while they take at
+     * most {@code limitBytes} (a delta of them is then smaller than the whole state): merged again in the same order
+     * after the base, they give the same aggregation.
+     */
+    void keepPartials(long limitBytes) {
+        partialsLimit = limitBytes;
+        if (partialsSince == null) {
+            partialsSince = new ArrayList<>();
+        }
+    }
+
+    /** A snapshot holds the state as it is now: the partials kept so far are in it. */
+    void snapshotTaken() {
+        if (partialsSince != null) {
+            partialsSince.clear();
+            partialsBytes = 0;
+        }
+    }
+
+    /** The partials merged since the last snapshot (see {@link #keepPartials}), to be merged in this order. */
+    List<byte[]> partialsSince() {
+        return partialsSince == null ? List.of() : partialsSince;
+    }
+
+    private void notePartial(byte[] partial) {
+        if (partialsSince != null && partialsBytes + partial.length <= partialsLimit) {
+            partialsSince.add(partial);
+            partialsBytes += partial.length;
+        } else {
+            aggregationVersion++; // a base next
+            if (partialsSince != null) {
+                partialsSince.clear();
+                partialsBytes = 0;
+                partialsLimit = 0; // until the next base says how large the state is
+            }
+        }
+    }
+
+    /** The rows a RAW aggregation holds (rows are only ever appended to it between resets), or -1 for any other. */
+    int appendableRows() {
+        return aggregator instanceof RawAggregator ? ((RawAggregator) aggregator).size() : -1;
+    }
+
+    /** The RAW rows from the {@code from}-th on, as a RAW partial (a JSON array); empty when there are none. */
+    byte[] rowsFrom(int from) {
+        byte[][] rows = ((RawAggregator) aggregator).rowsJson();
+        return from >= rows.length ? new byte[0] : JsonCodec.array(Arrays.asList(rows).subList(from, rows.length));
+    }
+
     /** What {@link #tick} and {@link #combine} need to go on exactly as this querier would ({@link JoinSnapshot}). */
     JoinSnapshot.State state() {
+        return state(true);
+    }
+
+    /** As {@link #state()}; without the aggregation's state ({@code aggregatorEmpty}) unless {@code withAggregation}. */
+    JoinSnapshot.State state(boolean withAggregation) {
         int[] from = lastFrom.stream().mapToInt(Integer::intValue).sorted().toArray();
-        boolean empty = aggregator.isEmpty();
+        boolean empty = !withAggregation || aggregator.isEmpty();
         return new JoinSnapshot.State(startTime, windowNumber, nextEmitTime, finalPartials, from, partlyMerged,
                                       restoredAt, incompleteUntilWindow, rateIntervalStart, rateCount, empty,
                                       empty ? new byte[0] : aggregator.serialize(), mergedBatches);
@@ -135,6 +206,10 @@ public final class JoinQuerier {
 
     /** Takes up {@code state} (of this query, taken by {@link #state()} of a querier of a task that died). */
     void restore(JoinSnapshot.State state) {
+        restore(state, true);
+    }
+
+    private void restore(JoinSnapshot.State state, boolean aggregation) {
         if (state.startTime() != startTime) {
             throw new IllegalArgumentException("the snapshot is of a query started at " + state.startTime()
                                                + ", this one started at " + startTime);
@@ -151,12 +226,31 @@ public final class JoinQuerier {
         incompleteUntilWindow = state.incompleteUntilWindow();
         rateIntervalStart = state.rateIntervalStart();
         rateCount = state.rateCount();
-        aggregator.reset();
-        if (!state.aggregatorEmpty()) {
-            aggregator.combine(state.aggregator());
-        }
         mergedBatches = state.merged();
         changes++;
+        if (aggregation) {
+            aggregator.reset();
+            if (!state.aggregatorEmpty()) {
+                aggregator.combine(state.aggregator());
+            }
+            aggregationVersion++;
+        }
+    }
+
+    /**
+     * Takes up a delta after the state {@link #restore restored} (and the deltas before it): its counters, and the
+     * partials to merge (RAW: the rows appended, as one partial).
+     */
+    void restoreDelta(JoinSnapshot.State state, List<byte[]> partials) {
+        restore(state, false);
+        for (byte[] partial : partials) {
+            aggregator.combine(partial);
+        }
+    }
+
+    /** Whether the aggregation is RAW: a delta carries its rows appended, else the partials merged. */
+    boolean isRaw() {
+        return aggregator instanceof RawAggregator;
     }
 
     /** Whether the query was ended for holding more than {@code bullet.query.max.bytes}. */
@@ -230,7 +324,9 @@ public final class JoinQuerier {
             return out;
         }
         if (!(aggregator instanceof RawAggregator)) {
-            aggregator.combine(partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial);
+            byte[] bytes = partial instanceof RawPartial ? ((RawPartial) partial).bytes() : (byte[]) partial;
+            notePartial(bytes);
+            aggregator.combine(bytes);
             if (aggregator.heldBytes() > maxBytes) {
                 overBytes = true;
                 out.add(endEarly(BoundErrors.overQueryBytes(maxBytes), now)); // with the partial that crossed
@@ -360,6 +456,7 @@ public final class JoinQuerier {
         windowNumber++;
         if (window.kind() != Window.Kind.ADDITIVE_TUMBLING) {
             aggregator.reset();
+            aggregationVersion++;
         }
     }
 

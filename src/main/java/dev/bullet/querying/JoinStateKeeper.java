@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
@@ -17,10 +18,14 @@ import java.util.function.Consumer;
  * compacted log keyed by query id ({@link Log}; a Kafka topic), and holds the acks of the partials merged into that
  * state until the log confirmed a snapshot that includes them.
  *
- * <p>On each {@link #snapshot} (on the Join's tick, at most every {@code intervalMs}, and not while the previous one
- * is unconfirmed: the pace adapts to what Kafka takes) the queries whose state changed
- * since their last snapshot are written ({@link JoinSnapshot}), and the ended ones get a tombstone; that is one
- * <em>generation</em>, which takes the tuples {@link #hold held} since the previous one. The log's callback only
+ * <p>On each {@link #snapshot} (at most every {@code intervalMs}, and not while the previous one is unconfirmed: the
+ * pace adapts to what Kafka takes) the queries whose state changed since their last snapshot are written
+ * ({@link JoinSnapshot}: a delta under the key {@code id + DELTA_KEY + n} while the query's aggregation only grew by
+ * RAW rows, else a new base under the key {@code id}), and the ended ones get tombstones; that is one
+ * <em>generation</em>, which takes the tuples {@link #hold held} since the previous one. Results are held too
+ * ({@link #holdResult}) and released once a generation that holds the state after them is confirmed, so a restarted
+ * task never emits a window again: a generation of only the queries with results waiting is cut as soon as nothing
+ * is in flight, without waiting for the interval. The log's callback only
  * records the outcome; {@link #poll}, on the owner's thread, acts on them: a generation whose writes were all
  * confirmed, and every one before it, has its tuples acked. When a write fails, the tuples of its generation and of
  * every later one already cut are failed (the spout sends their batches again, and the Join drops what it merged
@@ -43,19 +48,42 @@ public final class JoinStateKeeper<T> {
         void ack(T held);
 
         void fail(T held);
+
+        /** Sends a result held until the state after it was confirmed. */
+        default void release(JoinEngine.Emitted result) {
+        }
     }
+
+    /** Between a query id and the place of a delta in the key of the delta. */
+    public static final String DELTA_KEY = "\u0000d";
+    /** The most deltas after a base: then a new base replaces them. */
+    static final int MAX_DELTAS = 64;
+    /** The bytes of partials a delta may carry for any state, however small. */
+    static final int MIN_PARTIALS_BYTES = 4096;
 
     /** How long the snapshots read at the task's start stay available to {@link #take} (they are for its restart). */
     static final long RESTORABLE_MS = 120_000;
-    /** The changes count of a query whose last write failed: no querier has it, so the query is written again. */
-    private static final long REWRITE = -1;
+    private record Outcome(long generation, String id, String key, boolean value, Exception failure) {
+    }
 
-    private record Outcome(long generation, String key, Exception failure) {
+    /** What was written of one query: its base, the deltas after it, and what they hold. */
+    private static final class Written {
+        /** The querier's changes count when it was last written. */
+        long changes;
+        /** Whether the next write must be a base (none yet, or a write failed). */
+        boolean rewrite = true;
+        long baseId;
+        int seq;
+        /** The highest place of a delta ever written (or read at the start) under this id: tombstoned at the end. */
+        int maxSeq;
+        long aggregationVersion;
+        int rows;
     }
 
     private static final class Generation<T> {
         final long number;
-        final List<T> held = new ArrayList<>();
+        List<T> held = new ArrayList<>();
+        List<JoinEngine.Emitted> results = new ArrayList<>();
         int outstanding;
         boolean failed;
 
@@ -67,18 +95,25 @@ public final class JoinStateKeeper<T> {
     private final Log log;
     private final int maxValueBytes;
     private final long intervalMs;
-    /** Query id → the changes count of its last snapshot sent ({@link JoinQuerier#changes()}). */
-    private final Map<String, Long> written = new HashMap<>();
-    /** Ids whose tombstone must be sent (again). */
+    /** Query id → what was written of it. */
+    private final Map<String, Written> written = new HashMap<>();
+    private final SplittableRandom baseIds = new SplittableRandom();
+    /** Keys whose tombstone must be sent (again). */
     private final Set<String> tombstones = new HashSet<>();
     /** Ids whose snapshot was too large, warned once. */
     private final Set<String> tooLarge = new HashSet<>();
     private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
     private final ArrayDeque<Generation<T>> cut = new ArrayDeque<>();
     private final Map<Long, Generation<T>> byNumber = new HashMap<>();
-    private Generation<T> open = new Generation<>(0);
+    private Generation<T> open = new Generation<>(-1);
+    private long nextNumber;
+    /** The generation in which the log refused a write at once, and why (see {@link #send}). */
+    private volatile long refusedIn = -1;
+    private volatile Exception refused;
     private long nextDue = Long.MIN_VALUE;
     private Map<String, byte[]> restorable = new HashMap<>();
+    /** The deltas read at the start, by query id and place. */
+    private Map<String, Map<Integer, byte[]>> restorableDeltas = new HashMap<>();
     private long forgetAt = Long.MAX_VALUE;
     private long snapshots;
     private long bytes;
@@ -95,15 +130,61 @@ public final class JoinStateKeeper<T> {
         this.intervalMs = Math.max(0, intervalMs);
     }
 
-    /** The snapshots this task may take its queries up from, read at its start ({@code now}). */
+    /** The snapshots (bases and deltas, by key) this task may take its queries up from, read at its start. */
     public void loaded(Map<String, byte[]> snapshots, long now) {
-        this.restorable = new HashMap<>(snapshots);
+        this.restorable = new HashMap<>();
+        this.restorableDeltas = new HashMap<>();
+        for (Map.Entry<String, byte[]> e : snapshots.entrySet()) {
+            String id = queryId(e.getKey());
+            int seq = deltaSeq(e.getKey());
+            if (seq > 0) {
+                restorableDeltas.computeIfAbsent(id, k -> new HashMap<>()).put(seq, e.getValue());
+            } else {
+                restorable.put(id, e.getValue());
+            }
+        }
         this.forgetAt = now + RESTORABLE_MS;
     }
 
-    /** The snapshot read at the start for query {@code id} (once), or null. */
+    /** The query id of a key of the log: a base's key is the id, a delta's the id and its place. */
+    public static String queryId(String key) {
+        int at = key.lastIndexOf(DELTA_KEY);
+        return at >= 0 && deltaSeq(key) > 0 ? key.substring(0, at) : key;
+    }
+
+    private static int deltaSeq(String key) {
+        int at = key.lastIndexOf(DELTA_KEY);
+        if (at < 0) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(key.substring(at + DELTA_KEY.length()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    static String deltaKey(String id, int seq) {
+        return id + DELTA_KEY + seq;
+    }
+
+    /**
+     * The state read at the start for query {@code id} (once; its base and the deltas that follow it, see
+     * {@link JoinSnapshot#assemble}), or null. The deltas read are deleted once the query ends here.
+     */
     public byte[] take(String id) {
-        return restorable.remove(id);
+        byte[] base = restorable.remove(id);
+        Map<Integer, byte[]> deltas = restorableDeltas.remove(id);
+        if (deltas != null) {
+            Written w = written.computeIfAbsent(id, k -> new Written());
+            w.maxSeq = Math.max(w.maxSeq, deltas.keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
+        }
+        return base == null ? null : JoinSnapshot.assemble(base, deltas == null ? Map.of() : deltas);
+    }
+
+    /** Holds {@code result} until a snapshot taken after now is confirmed: then it is {@link Settle#release released}. */
+    public void holdResult(JoinEngine.Emitted result) {
+        open.results.add(result);
     }
 
     /** Holds {@code tuple} until a snapshot taken after now is confirmed. */
@@ -112,61 +193,144 @@ public final class JoinStateKeeper<T> {
     }
 
     /**
-     * Takes a snapshot of what changed in {@code engine}, if one is due at {@code now}, and settles what can be.
-     * Returns whether it took one.
+     * Takes a snapshot of what changed in {@code engine}, if one is due at {@code now}, or of the queries with results
+     * held, if any, and settles what can be. Returns whether it took one.
      */
     public boolean snapshot(JoinEngine engine, long now, Settle<T> settle) {
-        if (now < nextDue || !cut.isEmpty()) {
+        if (!cut.isEmpty()) {
             return false; // one snapshot in flight at a time: the next one waits for Kafka, and holds all that changed
         }
-        nextDue = now + intervalMs - intervalMs / 10;
+        boolean due = now >= nextDue;
+        if (!due && open.results.isEmpty()) {
+            return false;
+        }
         if (now >= forgetAt) {
             restorable = new HashMap<>();
+            restorableDeltas = new HashMap<>();
             forgetAt = Long.MAX_VALUE;
         }
-        Generation<T> g = open;
-        open = new Generation<>(g.number + 1);
+        Generation<T> g = new Generation<>(nextNumber++);
+        g.results = open.results;
+        open.results = new ArrayList<>();
         cut.addLast(g);
         byNumber.put(g.number, g);
-        for (Iterator<Map.Entry<String, Long>> it = written.entrySet().iterator(); it.hasNext(); ) {
-            String id = it.next().getKey();
-            if (engine.querier(id) == null) { // ended since its last snapshot
-                tombstones.add(id);
-                it.remove();
+        if (due) {
+            nextDue = now + intervalMs - intervalMs / 10;
+            g.held = open.held;
+            open.held = new ArrayList<>();
+            for (Iterator<Map.Entry<String, Written>> it = written.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, Written> e = it.next();
+                if (engine.querier(e.getKey()) == null) { // ended since its last snapshot
+                    bury(e.getKey(), e.getValue());
+                    it.remove();
+                }
             }
-        }
-        for (String id : tombstones) {
-            send(g, id, null);
-        }
-        tombstones.clear();
-        for (String id : engine.ids()) {
-            JoinQuerier querier = engine.querier(id);
-            Long last = written.get(id);
-            if (last != null && last == querier.changes()) {
-                continue;
+            for (String key : tombstones) {
+                send(g, queryId(key), key, null);
             }
-            byte[] snapshot = JoinSnapshot.of(querier);
-            written.put(id, querier.changes());
-            if (snapshot.length > maxValueBytes) {
-                tooLarge.add(id);
-                send(g, id, null);
-            } else {
-                snapshots++;
-                bytes += snapshot.length;
-                send(g, id, snapshot);
+            tombstones.clear();
+            for (String id : engine.ids()) {
+                write(g, id, engine.querier(id));
+            }
+        } else {
+            Set<String> ids = new HashSet<>();
+            for (JoinEngine.Emitted r : g.results) {
+                ids.add(r.id());
+            }
+            for (String id : ids) {
+                JoinQuerier querier = engine.querier(id);
+                Written w = written.get(id);
+                if (querier != null) {
+                    write(g, id, querier);
+                } else if (w != null) {
+                    written.remove(id);
+                    bury(id, w);
+                    for (String key : tombstones) {
+                        send(g, queryId(key), key, null);
+                    }
+                    tombstones.clear();
+                }
             }
         }
         settle(settle);
         return true;
     }
 
-    private void send(Generation<T> g, String id, byte[] value) {
+    /** Marks every key of an ended query for a tombstone. */
+    private void bury(String id, Written w) {
+        tombstones.add(id);
+        for (int seq = 1; seq <= w.maxSeq; seq++) {
+            tombstones.add(deltaKey(id, seq));
+        }
+    }
+
+    /** Writes what changed of one query since its last write: a delta when it can, else a base. */
+    private void write(Generation<T> g, String id, JoinQuerier querier) {
+        Written w = written.computeIfAbsent(id, k -> new Written());
+        if (!w.rewrite && w.changes == querier.changes()) {
+            return;
+        }
+        int rows = querier.appendableRows();
+        w.changes = querier.changes();
+        if (!w.rewrite && w.aggregationVersion == querier.aggregationVersion() && w.seq < MAX_DELTAS && rows >= w.rows) {
+            byte[] delta = JoinSnapshot.delta(querier, w.baseId, w.seq + 1, rows < 0 ? -1 : w.rows);
+            if (delta.length <= maxValueBytes) {
+                w.seq++;
+                w.maxSeq = Math.max(w.maxSeq, w.seq);
+                w.rows = rows;
+                querier.snapshotTaken();
+                count(delta);
+                send(g, id, deltaKey(id, w.seq), delta);
+                return;
+            }
+        }
+        w.baseId = baseIds.nextLong() | 1; // never 0 ({@link JoinSnapshot#baseId} of anything else)
+        w.seq = 0;
+        w.rows = rows;
+        w.aggregationVersion = querier.aggregationVersion();
+        byte[] base = JoinSnapshot.base(querier, w.baseId);
+        if (base.length > maxValueBytes) {
+            tooLarge.add(id);
+            w.rewrite = true; // no delta without its base
+            send(g, id, id, null);
+        } else {
+            w.rewrite = false;
+            querier.snapshotTaken();
+            // a later change is written as the partials merged while they take less than the state itself
+            querier.keepPartials(Math.max(MIN_PARTIALS_BYTES, base.length));
+            count(base);
+            send(g, id, id, base);
+        }
+    }
+
+    private void count(byte[] snapshot) {
+        snapshots++;
+        bytes += snapshot.length;
+    }
+
+    private void send(Generation<T> g, String id, String key, byte[] value) {
         g.outstanding++;
         long number = g.number;
+        boolean isValue = value != null;
+        if (refusedIn == number) {
+            // the log refused a write of this generation at once (its buffer full, no metadata): each further one
+            // would wait as long for the same answer, holding the executor; they fail and are written with the next
+            outcomes.add(new Outcome(number, id, key, isValue, refused));
+            return;
+        }
+        Thread caller = Thread.currentThread();
         try {
-            log.write(id, value, failure -> outcomes.add(new Outcome(number, id, failure)));
+            log.write(key, value, failure -> {
+                if (failure != null && Thread.currentThread() == caller && refusedIn != number) {
+                    refusedIn = number;
+                    refused = failure;
+                }
+                outcomes.add(new Outcome(number, id, key, isValue, failure));
+            });
         } catch (RuntimeException e) { // a log that throws instead of reporting
-            outcomes.add(new Outcome(number, id, e));
+            refusedIn = number;
+            refused = e;
+            outcomes.add(new Outcome(number, id, key, isValue, e));
         }
     }
 
@@ -184,8 +348,9 @@ public final class JoinStateKeeper<T> {
                 if (g != null) {
                     g.failed = true;
                 }
-                if (written.containsKey(o.key())) {
-                    written.put(o.key(), REWRITE);
+                Written w = written.get(o.id());
+                if (w != null) {
+                    w.rewrite = true; // a base next: a delta may be missing, or the base a tombstone replaced
                 } else {
                     tombstones.add(o.key()); // a tombstone, or the snapshot of a query that ended since
                 }
@@ -200,14 +365,21 @@ public final class JoinStateKeeper<T> {
             byNumber.remove(g.number);
             if (!g.failed) {
                 g.held.forEach(settle::ack);
+                g.results.forEach(settle::release);
                 continue;
             }
-            // its state may be missing from the log: what later generations hold may rest on it
+            // its state may be missing from the log: what later generations hold may rest on it; the results wait
+            // for the next generation, which writes their queries again
             g.held.forEach(settle::fail);
+            List<JoinEngine.Emitted> waiting = new ArrayList<>(g.results);
             for (Generation<T> later : cut) {
                 later.held.forEach(settle::fail);
                 later.held.clear();
+                waiting.addAll(later.results);
+                later.results.clear();
             }
+            waiting.addAll(open.results);
+            open.results = waiting;
         }
     }
 
@@ -232,6 +404,15 @@ public final class JoinStateKeeper<T> {
     /** The last write's failure, or null. */
     public Exception lastFailure() {
         return lastFailure;
+    }
+
+    /** Results held: in generations not confirmed yet, and since the last snapshot. */
+    public int heldResults() {
+        int n = open.results.size();
+        for (Generation<T> g : cut) {
+            n += g.results.size();
+        }
+        return n;
     }
 
     /** Tuples held: in generations not confirmed yet, and since the last snapshot. */

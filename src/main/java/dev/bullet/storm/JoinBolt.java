@@ -249,10 +249,16 @@ public class JoinBolt extends BaseRichBolt {
             public void fail(Tuple held) {
                 collector.fail(held);
             }
+
+            @Override
+            public void release(JoinEngine.Emitted result) {
+                send(result);
+                emitResults();
+            }
         };
         try {
-            Map<String, byte[]> mine = store.readAll(id -> TupleUtils.chooseTaskIndex(List.of(id), joinTasks) == taskIndex,
-                                                     STATE_READ_TIMEOUT);
+            Map<String, byte[]> mine = store.readAll(key -> TupleUtils.chooseTaskIndex(
+                    List.of(JoinStateKeeper.queryId(key)), joinTasks) == taskIndex, STATE_READ_TIMEOUT);
             keeper.loaded(mine, clock.now());
             LOG.info("Join task {} keeps its state in {}; it read {} saved queries of its own", taskId, store, mine.size());
         } catch (RuntimeException e) {
@@ -299,6 +305,7 @@ public class JoinBolt extends BaseRichBolt {
         }
         if (keeper != null) {
             keeper.poll(settle);
+            keeper.snapshot(engine, clock.now(), settle); // when due, or when results wait for one
             logStateIssues();
         }
     }
@@ -354,9 +361,6 @@ public class JoinBolt extends BaseRichBolt {
                 }
                 engine.tick(clock.now(), out);
                 unconfirmed.resend(outgoing);
-                if (keeper != null) {
-                    keeper.snapshot(engine, clock.now(), settle);
-                }
                 break;
             case Streams.CONFIRM:
                 unconfirmed.confirm(tuple.getStringByField(Fields.DELIVERY), outgoing);
@@ -372,11 +376,10 @@ public class JoinBolt extends BaseRichBolt {
                                                 + " of " + tuple.getSourceComponent());
         }
         for (JoinEngine.Emitted e : out) {
-            boolean last = e.result().isFinal();
-            unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
-            emitResults();
-            if (last) {
-                collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
+            if (keeper != null) {
+                keeper.holdResult(e); // sent once the state after it is in Kafka: a restart does not send it again
+            } else {
+                send(e);
             }
         }
         out.clear();
@@ -433,6 +436,16 @@ public class JoinBolt extends BaseRichBolt {
         if (storeReplay.report(instance, done, clock.now())) {
             LOG.info("Join task {}: the query spout task started at {} replayed the query store; this task waited {} ms for"
                      + " it", taskId, Instant.ofEpochMilli(instance), storeReplay.waitedMs());
+        }
+    }
+
+    /** Sends a result (kept until the Result bolt confirms it) and, with a final one, the COMPLETE signal. */
+    private void send(JoinEngine.Emitted e) {
+        boolean last = e.result().isFinal();
+        unconfirmed.add(e.id(), e.result().toJson(), e.replyPartition(), last, outgoing);
+        emitResults();
+        if (last) {
+            collector.emit(Streams.SIGNAL, new Values(e.id(), Signal.COMPLETE.name()));
         }
     }
 
