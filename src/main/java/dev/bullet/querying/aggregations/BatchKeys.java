@@ -42,24 +42,6 @@ final class BatchKeys {
             size = 0;
         }
 
-        /**
-         * Whether the records at {@code mask}'s positions can be numbered here: every position numbered is numbered for
-         * the same record (else this is another batch), and room is left for the others.
-         */
-        boolean holds(List<? extends Record> batch, int from, long mask) {
-            int fresh = 0;
-            for (long m = mask; m != 0; m &= m - 1) {
-                int position = Long.numberOfTrailingZeros(m);
-                Record known = records[position];
-                if (known == null) {
-                    fresh++;
-                } else if (known != batch.get(from + position)) {
-                    return false;
-                }
-            }
-            return size + fresh <= POSITIONS;
-        }
-
         /** The id of {@code key}, given the next one if it is new. */
         int idOf(String key) {
             int mask = slots.length - 1;
@@ -164,28 +146,31 @@ final class BatchKeys {
     /**
      * The records of {@code batch} at {@code from + i} for each bit {@code i} set in {@code mask} (positions 0 to 63),
      * grouped by their key over {@code fields}. The {@link Runs} object is the thread's, reused by the next call.
+     *
+     * <p>A position holding another record than the one numbered there means another batch: the table starts again.
+     * Between two starts each position is numbered once at most, so a table never holds more than 64 keys.
      */
     static Runs runs(SketchKeys.Fields fields, List<? extends Record> batch, int from, long mask) {
         State state = STATE.get();
         Table table = state.table(fields);
-        if (!table.holds(batch, from, mask)) {
-            table.clear();
-        }
         Runs runs = state.runs;
         runs.clear();
         for (long m = mask; m != 0; m &= m - 1) {
             int position = Long.numberOfTrailingZeros(m);
-            int id;
-            Record record = table.records[position];
-            if (record != null) {
-                id = table.ids[position];
-            } else {
-                record = batch.get(from + position);
-                id = table.idOf(SketchKeys.makeKey(fields, record));
+            Record record = batch.get(from + position);
+            Record known = table.records[position];
+            if (known != record) {
+                if (known != null) { // another batch: number afresh, from the first match
+                    table.clear();
+                    runs.clear();
+                    m = mask;
+                    position = Long.numberOfTrailingZeros(m);
+                    record = batch.get(from + position);
+                }
                 table.records[position] = record;
-                table.ids[position] = id;
+                table.ids[position] = table.idOf(SketchKeys.makeKey(fields, record));
             }
-            runs.add(position, id, table);
+            runs.add(position, table.ids[position], table);
         }
         return runs;
     }
