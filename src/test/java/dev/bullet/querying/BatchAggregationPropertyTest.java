@@ -1,5 +1,7 @@
 package dev.bullet.querying;
 
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.SettingsTable;
 import dev.bullet.index.IndexFeature;
 import dev.bullet.query.Query;
 import dev.bullet.query.QueryParser;
@@ -8,9 +10,11 @@ import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -22,23 +26,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * record by record: over GROUP (with and without fields, COUNT alone and with SUM/MIN/MAX/AVG), COUNT DISTINCT, TOP K
  * and DISTRIBUTION, under filters the index decides (equality, ranges, negations, CONTAINS, SIZEIS, RLIKE), filters
  * it leaves to a test (ORs, ANDs, typed literals), no filter, and beside queries that are not batched (RAW, a
- * projection, an expression filter), with dashboards (identical queries) and several queries over the same fields.
+ * projection, an expression filter), with dashboards (identical queries) and several queries over the same fields;
+ * and with the sketches at their smallest over keys of many values, so batches cross the sketches' resizes, rebuilds
+ * and purges (each sketch is updated once per distinct key of a batch: {@code BatchKeys}).
  */
 class BatchAggregationPropertyTest {
     private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "\u00e9t\u00e9", "a\\\"q", "7"};
 
     @Test
     void batchedAggregationsGiveThePartialsOfRecordByRecord() {
-        Random r = new Random(23);
-        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        compareEngines(new Random(23), QuerySettings.defaults(), false, 25, 2_000);
+    }
+
+    /**
+     * With sketches as small as the settings allow, keys of up to a thousand values (a record's id) and records read
+     * from their bytes, as the firehose's are: batches whose sketch updates cross resizes, rebuilds and purges.
+     */
+    @Test
+    void batchedSketchesAtTheirBoundsGiveThePartialsOfRecordByRecord() {
+        QuerySettings small = QuerySettings.from(BulletSettings.defaults().withOverrides(Map.of(
+                SettingsTable.TOP_K_SKETCH_ENTRIES, 16, SettingsTable.GROUP_SKETCH_ENTRIES, 16,
+                SettingsTable.COUNT_DISTINCT_SKETCH_ENTRIES, 16)));
+        compareEngines(new Random(29), small, true, 12, 1_000);
+    }
+
+    private static void compareEngines(Random r, QuerySettings settings, boolean wide, int rounds, int minPartials) {
+        QueryParser parser = new QueryParser(settings);
         EnumSet<IndexFeature> unbatched = IndexFeature.all();
         unbatched.remove(IndexFeature.BATCH);
         EnumSet<IndexFeature> batchedOnly = EnumSet.of(IndexFeature.BATCH);
         int partials = 0;
-        for (int round = 0; round < 25; round++) {
+        for (int round = 0; round < rounds; round++) {
             List<Query> queries = new ArrayList<>();
             while (queries.size() < 80) {
-                Query query = parse(parser, query(r));
+                Query query = parse(parser, query(r, wide));
                 if (query != null) {
                     int copies = r.nextInt(8) == 0 ? 3 : 1; // a dashboard opened by several
                     for (int c = 0; c < copies; c++) {
@@ -51,18 +72,16 @@ class BatchAggregationPropertyTest {
                 records.add(record(r));
             }
             int batch = 40 + r.nextInt(200);
-            List<FilterEngine.Partial> expected = run(new FilterEngine(QuerySettings.defaults(), unbatched), queries,
-                                                      records, batch);
-            List<FilterEngine.Partial> plain = run(new FilterEngine(QuerySettings.defaults(),
-                                                                    EnumSet.noneOf(IndexFeature.class)), queries, records, batch);
+            List<FilterEngine.Partial> expected = run(new FilterEngine(settings, unbatched), queries, records, batch, wide);
+            List<FilterEngine.Partial> plain = run(new FilterEngine(settings, EnumSet.noneOf(IndexFeature.class)),
+                                                   queries, records, batch, wide);
             partials += expected.size();
             for (EnumSet<IndexFeature> features : List.of(IndexFeature.all(), batchedOnly)) {
-                List<FilterEngine.Partial> actual = run(new FilterEngine(QuerySettings.defaults(), features), queries,
-                                                        records, batch);
+                List<FilterEngine.Partial> actual = run(new FilterEngine(settings, features), queries, records, batch, wide);
                 compare(features.contains(IndexFeature.SHARED) ? expected : plain, actual, queries, features);
             }
         }
-        assertTrue(partials > 2_000, "too few partials compared: " + partials);
+        assertTrue(partials > minPartials, "too few partials compared: " + partials);
     }
 
     private static void compare(List<FilterEngine.Partial> expected, List<FilterEngine.Partial> actual,
@@ -75,9 +94,10 @@ class BatchAggregationPropertyTest {
         }
     }
 
-    private static String query(Random r) {
+    private static String query(Random r, boolean wide) {
         String filter = r.nextInt(8) == 0 ? "" : "\"filters\":[" + filter(r, 0) + "],";
-        String fields = r.nextBoolean() ? "{\"s\":\"s\"}" : r.nextBoolean() ? "{\"m.k\":\"k\"}" : "{\"s\":\"s\",\"n\":\"n\"}";
+        String fields = wide && r.nextBoolean() ? (r.nextBoolean() ? "{\"id\":\"id\"}" : "{\"s\":\"s\",\"id\":\"id\"}")
+                        : r.nextBoolean() ? "{\"s\":\"s\"}" : r.nextBoolean() ? "{\"m.k\":\"k\"}" : "{\"s\":\"s\",\"n\":\"n\"}";
         switch (r.nextInt(9)) {
             case 0:
                 return "{" + filter + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":"
@@ -174,8 +194,12 @@ class BatchAggregationPropertyTest {
         return parsed.isValid() ? parsed.query() : null;
     }
 
-    /** Feeds the records in batches of {@code batch}, ticking after each batch; partials in a fixed order. */
-    private static List<FilterEngine.Partial> run(FilterEngine engine, List<Query> queries, List<String> records, int batch) {
+    /**
+     * Feeds the records in batches of {@code batch}, ticking after each batch; partials in a fixed order. Records are
+     * read from their bytes (lazily) with {@code fromBytes}, else decoded at once.
+     */
+    private static List<FilterEngine.Partial> run(FilterEngine engine, List<Query> queries, List<String> records, int batch,
+                                                  boolean fromBytes) {
         for (int q = 0; q < queries.size(); q++) {
             engine.add("q" + q, queries.get(q), 0L);
         }
@@ -184,7 +208,7 @@ class BatchAggregationPropertyTest {
         for (int start = 0; start < records.size(); start += batch) {
             List<Record> records1 = new ArrayList<>();
             for (String json : records.subList(start, Math.min(records.size(), start + batch))) {
-                records1.add(decoder.decode(json));
+                records1.add(fromBytes ? decoder.decode(json.getBytes(StandardCharsets.UTF_8)) : decoder.decode(json));
             }
             List<FilterEngine.Partial> step = new ArrayList<>();
             engine.consume(records1, 10L + start, step);

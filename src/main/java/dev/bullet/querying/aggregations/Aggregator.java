@@ -17,8 +17,8 @@ public interface Aggregator {
     /**
      * Consumes the records of {@code records} at {@code from + i} for each bit {@code i} set in {@code mask}, in that
      * order: what {@link #consume} of each would give, byte for byte. A batch of up to 64 records at once, so the
-     * aggregation's state stays near while it is updated, and keys of a record are shared by the queries over the
-     * same fields ({@link SketchKeys#keyOf(SketchKeys.Fields, Record, int)}).
+     * aggregation's state stays near while it is updated, the keys of the batch's records are cut once for all the
+     * queries over the same fields, and a sketch is updated once per distinct key ({@link BatchKeys}).
      */
     default void consumeBatch(List<? extends Record> records, int from, long mask) {
         for (long m = mask; m != 0; m &= m - 1) {

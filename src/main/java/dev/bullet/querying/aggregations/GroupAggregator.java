@@ -31,8 +31,10 @@ final class GroupAggregator implements Aggregator {
     private final int[] coreOrder;
     private final SketchKeys.Fields keys;
     private final GroupMetrics.Support support;
-    private final UpdatableSketchBuilder<Record, GroupMetrics> builder;
-    private UpdatableSketch<Record, GroupMetrics> sketch;
+    private final UpdatableSketchBuilder<GroupMetrics.Rows, GroupMetrics> builder;
+    private UpdatableSketch<GroupMetrics.Rows, GroupMetrics> sketch;
+    /** What an update of the sketch brings to the key's group. */
+    private final GroupMetrics.Rows rows = new GroupMetrics.Rows();
     private Union<GroupMetrics> union;
     private boolean empty = true;
     /** For {@link #heldBytes()}: the union's entries (at most twice the nominal entries), and the keys seen. */
@@ -48,7 +50,7 @@ final class GroupAggregator implements Aggregator {
         this.coreOrder = BulletCoreKeys.fieldOrder(aggregation.fields());
         this.keys = SketchKeys.fields(spec.fields());
         this.support = new GroupMetrics.Support(spec);
-        this.builder = new UpdatableSketchBuilder<Record, GroupMetrics>(support).setNominalEntries(entries);
+        this.builder = new UpdatableSketchBuilder<GroupMetrics.Rows, GroupMetrics>(support).setNominalEntries(entries);
         reset();
     }
 
@@ -57,24 +59,45 @@ final class GroupAggregator implements Aggregator {
         update(asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record), record);
     }
 
+    /**
+     * One update of the sketch per distinct group key of the batch's matches, in the order the keys first occur,
+     * bringing the key's records in batch order: one hash and lookup per group rather than per record. What the
+     * records one by one give (DataSketches 6.1.1 {@code QuickSelectSketch.insertOrIgnore}): new groups arrive, and
+     * the sketch resizes or rebuilds (lowering theta) right after, in the same order; a group's records fold into its
+     * summary in the same order; a group a rebuild drops is dropped whole either way (its later records are over the
+     * lowered theta), and one kept was under theta for every record.
+     */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
         if (asStrings) {
             Aggregator.super.consumeBatch(records, from, mask);
             return;
         }
-        for (long m = mask; m != 0; m &= m - 1) {
-            int position = Long.numberOfTrailingZeros(m);
-            Record record = records.get(from + position);
-            update(SketchKeys.keyOf(keys, record, position), record);
+        if (mask == 0) {
+            return;
         }
+        BatchKeys.Runs runs = BatchKeys.runs(keys, records, from, mask);
+        try {
+            for (int i = 0, n = runs.size(); i < n; i++) {
+                String key = runs.key(i);
+                long positions = runs.positions(i);
+                sketch.update(key, rows.of(records, from, positions));
+                int count = Long.bitCount(positions);
+                keyBytes += (long) key.length() * count;
+                keysSeen += count;
+            }
+        } finally {
+            rows.clear();
+        }
+        empty = false;
     }
 
     private void update(String key, Record record) {
         if (key == null) {
             return;
         }
-        sketch.update(key, record);
+        sketch.update(key, rows.of(record));
+        rows.clear();
         keyBytes += key.length();
         keysSeen++;
         empty = false;

@@ -24,9 +24,9 @@ import java.util.Map;
  * MAX (numbers, keeping longs exact while every value is a long) or AVG (sum and count of the values used).
  * Missing, null and non-numeric values are skipped; an operation that coerces (BQL's) reads booleans and numeric
  * strings as numbers and keeps its values as doubles ({@link #coerced}). Doubles as the DataSketches tuple summary
- * of the group sketch.
+ * of the group sketch, which hands it the records of the group a key update brings ({@link Rows}).
  */
-final class GroupMetrics implements UpdatableSummary<Record> {
+final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
     private final GroupSpec spec;
     private List<Object> groupValues;
     private long count;
@@ -56,8 +56,52 @@ final class GroupMetrics implements UpdatableSummary<Record> {
         this.used = new long[n];
     }
 
+    /**
+     * The records of one group that one update of the group sketch brings: a record, or the records of a batch that
+     * share a key ({@link BatchKeys.Runs}), folded in in batch order. Reused from update to update.
+     */
+    static final class Rows {
+        private Record record;
+        private List<? extends Record> batch;
+        private int from;
+        private long positions;
+
+        /** One record. */
+        Rows of(Record one) {
+            this.record = one;
+            this.batch = null;
+            return this;
+        }
+
+        /** The records of {@code batch} at {@code from + i} for each bit {@code i} of {@code positions}. */
+        Rows of(List<? extends Record> records, int start, long bits) {
+            this.record = null;
+            this.batch = records;
+            this.from = start;
+            this.positions = bits;
+            return this;
+        }
+
+        /** Lets go of the records. */
+        void clear() {
+            record = null;
+            batch = null;
+        }
+    }
+
+    /** Folds the rows in: what {@link #update(Record)} of each, in order, gives. */
     @Override
-    public GroupMetrics update(Record record) {
+    public GroupMetrics update(Rows rows) {
+        if (rows.batch == null) {
+            return update(rows.record);
+        }
+        for (long m = rows.positions; m != 0; m &= m - 1) {
+            update(rows.batch.get(rows.from + Long.numberOfTrailingZeros(m)));
+        }
+        return this;
+    }
+
+    GroupMetrics update(Record record) {
         if (groupValues == null) {
             groupValues = spec.groupValues(record);
         }

@@ -69,20 +69,7 @@ final class SketchKeys {
         final String[] keys = new String[RECENT_SLOTS];
         /** The spans of a key's values in the record's bytes, while it is made. */
         long[] spans = new long[8];
-        /**
-         * The keys of a batch's records ({@link #keyOf(Fields, Record, int)}), by fields id and position in the
-         * batch: an aggregation fed a batch at a time meets the batch's records one query after the other, so a
-         * record's key must outlive the next record's for the next query over the same fields to find it.
-         */
-        final int[] batchIds = new int[BATCH_SLOTS];
-        final Record[] batchRecords = new Record[BATCH_SLOTS];
-        final String[] batchKeys = new String[BATCH_SLOTS];
     }
-
-    /** Field lists whose keys of a whole batch are remembered at once (their ids' low bits), and batch positions. */
-    static final int BATCH_IDS = 32;
-    static final int BATCH_POSITIONS = 64;
-    private static final int BATCH_SLOTS = BATCH_IDS * BATCH_POSITIONS;
 
     static final int RECENT_SLOTS = 256;
 
@@ -111,24 +98,11 @@ final class SketchKeys {
     }
 
     /**
-     * {@link #keyOf(Fields, Record)} for the record at {@code position} (0 to 63) of the batch being aggregated:
-     * remembered per position, so every query over these fields finds the key of each record of the batch.
+     * The key of these fields' values in a record, made afresh (not remembered): for {@link BatchKeys}, which
+     * remembers the keys of a batch's records itself.
      */
-    static String keyOf(Fields fields, Record record, int position) {
-        int id = fields.id;
-        Recent recent = RECENT.get();
-        if (id < 0) {
-            return makeKey(fields.fields, record, recent);
-        }
-        int slot = (id & (BATCH_IDS - 1)) * BATCH_POSITIONS + (position & (BATCH_POSITIONS - 1));
-        if (recent.batchRecords[slot] == record && recent.batchIds[slot] == id) {
-            return recent.batchKeys[slot];
-        }
-        String key = makeKey(fields.fields, record, recent);
-        recent.batchRecords[slot] = record;
-        recent.batchIds[slot] = id;
-        recent.batchKeys[slot] = key;
-        return key;
+    static String makeKey(Fields fields, Record record) {
+        return makeKey(fields.fields, record, RECENT.get());
     }
 
     private static String makeKey(List<NamedField> fields, Record record, Recent recent) {

@@ -61,19 +61,40 @@ final class TopKAggregator implements Aggregator {
         keys++;
     }
 
+    /**
+     * One {@code update(key, count)} per distinct key of the batch's matches, in the order the keys first occur, when
+     * the sketch cannot purge on the way: then it is what the records one by one give (DataSketches 6.1.1
+     * {@code ItemsSketch.update}): a count only adds to the key's value and to the stream's weight, and the map
+     * resizes right after the same new keys, re-inserting its keys by slot whatever their values, so it holds the same
+     * keys in the same slots. A purge (at the map's largest size, more keys than its capacity) lowers values by what
+     * they are at that moment, so a batch that could reach one goes record by record.
+     */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
         if (asStrings) {
             Aggregator.super.consumeBatch(records, from, mask);
             return;
         }
-        for (long m = mask; m != 0; m &= m - 1) {
-            int position = Long.numberOfTrailingZeros(m);
-            String key = SketchKeys.keyOf(fieldKeys, records.get(from + position), position);
-            sketch.update(key);
-            keyBytes += key.length();
-            keys++;
+        if (mask == 0) {
+            return;
         }
+        BatchKeys.Runs runs = BatchKeys.runs(fieldKeys, records, from, mask);
+        int n = runs.size();
+        if (sketch.getNumActiveItems() + n <= sketch.getMaximumMapCapacity()) {
+            for (int i = 0; i < n; i++) {
+                String key = runs.key(i);
+                int count = Long.bitCount(runs.positions(i));
+                sketch.update(key, count);
+                keyBytes += (long) key.length() * count;
+            }
+        } else {
+            for (long m = mask; m != 0; m &= m - 1) {
+                String key = runs.keyAt(Long.numberOfTrailingZeros(m));
+                sketch.update(key);
+                keyBytes += key.length();
+            }
+        }
+        keys += Long.bitCount(mask);
     }
 
     @Override

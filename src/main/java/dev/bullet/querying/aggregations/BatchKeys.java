@@ -1,0 +1,177 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.record.Record;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The keys of an index batch's records (up to 64) for the aggregations fed a batch at a time
+ * ({@link Aggregator#consumeBatch}), cut once per record and field list and numbered: every distinct key among the
+ * batch's records gets a small id, shared by all the queries over the same fields (per thread, in a table per field
+ * list). A query then meets its matches as {@link Runs}: one run per distinct key, in the order the keys first occur
+ * among its matches, with the positions of the records that have it. Updating a sketch once per run in that order is
+ * what updating it once per record gives when duplicates within a batch change nothing but a count (see each
+ * aggregator's {@code consumeBatch}).
+ */
+final class BatchKeys {
+    private BatchKeys() {
+    }
+
+    static final int POSITIONS = 64;
+    /** Field lists whose ids are kept at once (their ids' low bits); two sharing a slot renumber the batch's keys. */
+    static final int TABLES = 32;
+
+    /** A field list's numbered keys of the batch being aggregated. */
+    private static final class Table {
+        /** The fields id the table holds the keys of; {@code -1}: none yet. */
+        int owner = -1;
+        /** By batch position: the record whose key is numbered (by identity), and its key's id. */
+        final Record[] records = new Record[POSITIONS];
+        final int[] ids = new int[POSITIONS];
+        /** By id: the key. */
+        final String[] keys = new String[POSITIONS];
+        int size;
+        /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
+        final int[] slots = new int[2 * POSITIONS];
+
+        void clear() {
+            Arrays.fill(records, null);
+            Arrays.fill(keys, 0, size, null);
+            Arrays.fill(slots, 0);
+            size = 0;
+        }
+
+        /** The id of {@code key}, given the next one if it is new. */
+        int idOf(String key) {
+            int mask = slots.length - 1;
+            int slot = key.hashCode() * 0x9E3779B9 >>> 24 & mask;
+            while (true) {
+                int entry = slots[slot];
+                if (entry == 0) {
+                    keys[size] = key;
+                    slots[slot] = size + 1;
+                    return size++;
+                }
+                if (keys[entry - 1].equals(key)) {
+                    return entry - 1;
+                }
+                slot = slot + 1 & mask;
+            }
+        }
+    }
+
+    /**
+     * A query's matches of one batch grouped by key: run {@code i} ({@code 0 <= i < size()}) is the key
+     * {@link #key(int)} and the positions {@link #positions(int)} of the records that have it; runs are in the order
+     * their keys first occur among the matches. Valid until the next {@link #runs} on the thread.
+     */
+    static final class Runs {
+        private final String[] keys = new String[POSITIONS];
+        private final long[] positions = new long[POSITIONS];
+        /** By position: the run of the record there. */
+        private final int[] runAt = new int[POSITIONS];
+        /** By key id: its run + 1, 0 for none; the ids of the runs, to clear it. */
+        private final int[] runOfId = new int[POSITIONS];
+        private final int[] ids = new int[POSITIONS];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        String key(int run) {
+            return keys[run];
+        }
+
+        /** The batch positions of the run's records, as bits. */
+        long positions(int run) {
+            return positions[run];
+        }
+
+        /** The key of the record at {@code position}, one of the matches. */
+        String keyAt(int position) {
+            return keys[runAt[position]];
+        }
+
+        private void clear() {
+            for (int i = 0; i < size; i++) {
+                runOfId[ids[i]] = 0;
+                keys[i] = null;
+            }
+            size = 0;
+        }
+
+        private void add(int position, int id, Table table) {
+            int run = runOfId[id] - 1;
+            if (run < 0) {
+                run = size++;
+                runOfId[id] = run + 1;
+                ids[run] = id;
+                keys[run] = table.keys[id];
+                positions[run] = 0;
+            }
+            positions[run] |= 1L << position;
+            runAt[position] = run;
+        }
+    }
+
+    private static final class State {
+        final Table[] tables = new Table[TABLES];
+        /** For fields without an id: numbered afresh on each call. */
+        final Table loose = new Table();
+        final Runs runs = new Runs();
+
+        Table table(SketchKeys.Fields fields) {
+            if (fields.id < 0) {
+                loose.clear();
+                return loose;
+            }
+            int slot = fields.id & (TABLES - 1);
+            Table table = tables[slot];
+            if (table == null) {
+                table = new Table();
+                tables[slot] = table;
+            }
+            if (table.owner != fields.id) {
+                table.clear();
+                table.owner = fields.id;
+            }
+            return table;
+        }
+    }
+
+    private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
+
+    /**
+     * The records of {@code batch} at {@code from + i} for each bit {@code i} set in {@code mask} (positions 0 to 63),
+     * grouped by their key over {@code fields}. The {@link Runs} object is the thread's, reused by the next call.
+     *
+     * <p>A position holding another record than the one numbered there means another batch: the table starts again.
+     * Between two starts each position is numbered once at most, so a table never holds more than 64 keys.
+     */
+    static Runs runs(SketchKeys.Fields fields, List<? extends Record> batch, int from, long mask) {
+        State state = STATE.get();
+        Table table = state.table(fields);
+        Runs runs = state.runs;
+        runs.clear();
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            Record record = batch.get(from + position);
+            Record known = table.records[position];
+            if (known != record) {
+                if (known != null) { // another batch: number afresh, from the first match
+                    table.clear();
+                    runs.clear();
+                    m = mask;
+                    position = Long.numberOfTrailingZeros(m);
+                    record = batch.get(from + position);
+                }
+                table.records[position] = record;
+                table.ids[position] = table.idOf(SketchKeys.makeKey(fields, record));
+            }
+            runs.add(position, table.ids[position], table);
+        }
+        return runs;
+    }
+}
