@@ -78,14 +78,19 @@ public final class JoinSnapshot {
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            for (byte[] p : partials) {
-                out.writeInt(p.length);
-                out.write(p);
-            }
+            writeFrames(out, partials);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // not with an array
         }
         return bytes.toByteArray();
+    }
+
+    /** Each part as its length (an int) and its bytes. */
+    private static void writeFrames(DataOutputStream out, List<byte[]> parts) throws IOException {
+        for (byte[] part : parts) {
+            out.writeInt(part.length);
+            out.write(part);
+        }
     }
 
     private static List<byte[]> unframe(byte[] frames) {
@@ -169,10 +174,7 @@ public final class JoinSnapshot {
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(CHAIN);
             out.writeInt(chain.size());
-            for (byte[] part : chain) {
-                out.writeInt(part.length);
-                out.write(part);
-            }
+            writeFrames(out, chain);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // not with an array
         }
