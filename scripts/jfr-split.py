@@ -25,12 +25,24 @@ def category(frames):
     return "JDK/other"
 
 def frames_of(path):
-    out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "40", "--events", "jdk.ExecutionSample", path],
-                         capture_output=True, text=True, check=True).stdout
+    try:
+        out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "40", "--events", "jdk.ExecutionSample", path],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"jfr-split: the JDK's jfr tool could not read {path}: {getattr(e, 'stderr', None) or e}")
     for e in json.loads(out)["recording"]["events"]:
         st = e["values"].get("stackTrace")
         thread = (e["values"].get("sampledThread") or {}).get("javaName") or ""
         yield thread, (st or {}).get("frames") or []
+
+if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0 if len(sys.argv) > 1 else 2)
+for path in sys.argv[1:]:
+    try:
+        open(path, "rb").close()
+    except OSError as e:
+        sys.exit(f"jfr-split: cannot read {path}: {e.strerror}")
 
 total = collections.Counter(); top = collections.Counter(); threads = collections.Counter(); n = 0
 for path in sys.argv[1:]:
