@@ -262,11 +262,11 @@ public final class SettingsTable {
                 "Keep running queries in the query store (" + PUBSUB_KAFKA_QUERIES_TOPIC_NAME + "): a topology "
                         + "submitted again takes them up from their original start, and a restarted REST instance "
                         + "kills the ones it had. false = queries end with their topology.");
-        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, false, ANY,
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_ENABLE, BOOLEAN, true, ANY,
                 "Keep each query's Join state in the Join state topic (" + PUBSUB_KAFKA_JOIN_STATE_TOPIC_NAME
                         + "), so that a restarted Join task (and a redeployed topology) goes on with exact results; a "
-                        + "partial is acked once a snapshot holding it is in Kafka. Off by default: it costs throughput "
-                        + "(docs/PERFORMANCE.md). false = a restart loses the open windows (flagged incomplete).");
+                        + "partial is acked once a snapshot holding it is in Kafka (its cost: docs/PERFORMANCE.md). "
+                        + "false = a restart loses the open windows (flagged incomplete).");
         t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
                 "Least time between two snapshots of the Join's changed queries, ms (one in flight at a time; results "
                         + "wait only for a snapshot of their own queries). Partials wait up to this long, and Kafka's "

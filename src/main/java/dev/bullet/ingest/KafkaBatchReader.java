@@ -168,6 +168,16 @@ public final class KafkaBatchReader implements AutoCloseable {
      * nothing is buffered. Also commits acked offsets and raises hand-out limits when due.
      */
     public Batch next() {
+        return next(0);
+    }
+
+    /**
+     * As {@link #next()}, but null while fewer records than the batch size are buffered and the oldest of them was
+     * read less than {@code lingerMs} ago: they wait for more, to make a fuller batch. A reader whose batches are
+     * acked slowly lingers, so that its batches grow with the rate where their number in flight is bounded
+     * ({@code topology.max.spout.pending}).
+     */
+    public Batch next(long lingerMs) {
         long now = clock.now();
         maybeCommit(now);
         if (buffered >= batchSize) {
@@ -194,6 +204,9 @@ public final class KafkaBatchReader implements AutoCloseable {
                 }
             }
         }
+        if (lingerMs > 0 && buffered > 0 && buffered < batchSize && clock.now() - oldestReadTime() < lingerMs) {
+            return null;
+        }
         Batch batch;
         do {
             batch = take();
@@ -202,6 +215,17 @@ public final class KafkaBatchReader implements AutoCloseable {
     }
 
     private static final Batch EMPTY = new Batch(-1, List.of(), 0);
+
+    /** When the oldest record buffered was read. */
+    private long oldestReadTime() {
+        long oldest = Long.MAX_VALUE;
+        for (Owned o : owned.values()) {
+            if (!o.chunks.isEmpty()) {
+                oldest = Math.min(oldest, o.chunks.peekFirst().readTimeMs);
+            }
+        }
+        return oldest;
+    }
 
     /**
      * Takes a batch from the buffer, one partition at a time in turn: null when no partition has records it may hand

@@ -415,6 +415,11 @@ public final class JoinStateKeeper<T> {
         return n;
     }
 
+    /** Snapshots cut and not confirmed yet (at most one is written at a time). */
+    public int unconfirmed() {
+        return cut.size();
+    }
+
     /** Tuples held: in generations not confirmed yet, and since the last snapshot. */
     public int held() {
         int n = open.held.size();

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.storm.Config;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -47,6 +48,12 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     static final long ERROR_LOG_INTERVAL_MS = 10_000;
     /** How often the spout tells the Join tasks what it has in flight. */
     static final long REPORT_INTERVAL_MS = 100;
+    /**
+     * With half of {@code topology.max.spout.pending} batches or more in flight, a batch waits up to this long to fill
+     * to the batch size: batches acked slowly (a Join that acks once its snapshot is in Kafka) then grow with the
+     * rate, instead of the pending bound capping the rate at its count of small batches.
+     */
+    static final long LINGER_MS = 50;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchSpout.class);
 
     private final KafkaSpoutConfig config;
@@ -62,6 +69,8 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     /** Drawn at open: the Join tells a restarted task (whose batches in flight were lost) by it. */
     private transient long instance;
     private transient long lastReport;
+    /** Storm's {@code topology.max.spout.pending} (0: none). */
+    private transient long maxPending;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -77,6 +86,8 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.taskId = context.getThisTaskId();
         this.instance = ThreadLocalRandom.current().nextLong();
         this.lastReport = Long.MIN_VALUE / 2;
+        Object pending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
+        this.maxPending = pending instanceof Number n ? n.longValue() : 0;
         openReader();
     }
 
@@ -109,7 +120,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         }
         KafkaBatchReader.Batch batch;
         try {
-            batch = reader.next();
+            batch = reader.next(maxPending > 0 && 2L * inFlight.size() >= maxPending ? LINGER_MS : 0);
         } catch (InterruptException | WakeupException e) {
             throw e;
         } catch (KafkaException e) {

@@ -178,6 +178,30 @@ class KafkaBatchReaderTest {
     }
 
     @Test
+    void aLingeringReaderHoldsAShortBatchBackUntilItsOldestRecordWaitedTheLinger() {
+        reader(10);
+        add(P0, values("a", 4));
+        assertNull(reader.next(50), "4 of 10, just read: they wait for more");
+        now.addAndGet(49);
+        add(P0, "a4", "a5");
+        assertNull(reader.next(50), "the oldest waited 49 ms of 50");
+        now.addAndGet(1);
+        KafkaBatchReader.Batch batch = reader.next(50);
+        assertEquals(List.of(values("a", 6)), strings(batch), "both polls' records in one batch");
+        assertEquals(1_000_000, batch.readTimeMs(), "stamped with the oldest record's read");
+        assertNull(reader.next(50));
+    }
+
+    @Test
+    void aLingeringReaderHandsAFullBatchOutAtOnceAndANonLingeringOneEveryRecord() {
+        reader(10);
+        add(P0, values("a", 12));
+        assertEquals(10, reader.next(50).values().size(), "a full batch never waits");
+        assertNull(reader.next(50), "the 2 left wait");
+        assertEquals(List.of("a10", "a11"), strings(reader.next()), "without a linger they go at once");
+    }
+
+    @Test
     void batchIsStampedWithTheTimeItsRecordsWerePolled() {
         reader(10);
         add(P0, values("a", 15));

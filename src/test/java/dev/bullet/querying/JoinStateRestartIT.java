@@ -105,10 +105,11 @@ class JoinStateRestartIT {
         }
 
         /** Snapshots and waits until every held partial is acked (one snapshot is in flight at a time). */
+        /** Takes snapshots for a second of the task's time from {@code from} on, then until Kafka confirmed all. */
         void confirmAll(long from) {
             long deadline = System.nanoTime() + WAIT.toNanos();
             long now = from;
-            while (keeper.held() > 0) {
+            while (keeper.held() > 0 || keeper.unconfirmed() > 0 || now < from + 1_000) {
                 keeper.poll(settle);
                 now += 100;
                 keeper.snapshot(engine, now, settle);
