@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,7 +188,10 @@ public final class KafkaBatchReader implements AutoCloseable {
             try {
                 consumer.poll(Duration.ZERO);
             } finally {
-                consumer.resume(assigned);
+                // a rebalance in that poll may have taken some away: resuming one no longer assigned throws
+                Set<TopicPartition> still = new HashSet<>(assigned);
+                still.retainAll(consumer.assignment());
+                consumer.resume(still);
             }
         } else {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(buffered == 0 ? pollTimeout : Duration.ZERO);
