@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,11 +41,20 @@ final class RawHttp {
             socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MS);
             socket.setSoTimeout(TIMEOUT_MS);
             OutputStream out = socket.getOutputStream();
-            out.write(head);
-            out.write(("\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
-                              .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
+            try {
+                out.write(head);
+                out.write(("\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                                  .getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+            } catch (SocketException e) {
+                // the server answered a bad head and closed before the rest was sent: its answer is still there
+                try {
+                    return parse(socket.getInputStream());
+                } catch (IOException gone) {
+                    return new Answer(-1, List.of(), "closed by the server while sending: " + e.getMessage());
+                }
+            }
             return parse(socket.getInputStream());
         }
     }
