@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,9 +136,11 @@ public final class PipelineBenchmark {
                                "runs each query through its sse-query endpoint, the results arriving as",
                                "the stream's events (one connection per query)."})
         String via = "pubsub";
-        @Option(names = "--join-snapshots", paramLabel = "on|off",
+        @Option(names = "--join-snapshots", paramLabel = "on|off|on,off,...",
                 description = {"keep the Join's state in its Kafka topic (bullet.topology.join.snapshot.enable;",
-                               "default: the setting's default, off)"})
+                               "default: the setting's default, on). A list runs each in turn in this JVM, each",
+                               "on a stack of its own, warmed up anew but with the JIT's work shared; the JSON",
+                               "then holds one entry of 'variants' each"})
         String joinSnapshots;
         @Option(names = "--cluster",
                 description = {"run the topology on a real multi-process Storm cluster on loopback (ZooKeeper,",
@@ -172,8 +175,12 @@ public final class PipelineBenchmark {
             if (queriesFile != null && !Files.isReadable(Path.of(queriesFile))) {
                 throw new Cli.UsageException("--queries-file " + queriesFile + " cannot be read");
             }
-            if (joinSnapshots != null && !List.of("on", "off").contains(joinSnapshots)) {
-                throw new Cli.UsageException("--join-snapshots is on or off, not '" + joinSnapshots + "'");
+            if (joinSnapshots != null && !List.of("on", "off").containsAll(List.of(joinSnapshots.split(",", -1)))) {
+                throw new Cli.UsageException("--join-snapshots is on, off or a list of them (on,off,...), not '"
+                                             + joinSnapshots + "'");
+            }
+            if (joinSnapshots != null && joinSnapshots.contains(",") && cluster) {
+                throw new Cli.UsageException("--join-snapshots with a list runs in local mode only");
             }
             validateCluster();
         }
@@ -230,34 +237,59 @@ public final class PipelineBenchmark {
         String mode = o.mode;
         int[] queries = o.queryCounts();
         int[] rates = ints(o.rates);
-        int rate = o.rate;
-        double step = o.stepSeconds;
-        double warmup = o.warmupSeconds;
-        int repeats = o.repeats;
         Path dir = Files.createTempDirectory("bullet-bench-");
         // the broker's log of a run at 10,000 records/s grows by ~20 MB a second: gone when the run ends, however it ends
         Runtime.getRuntime().addShutdownHook(new Thread(() -> EmbeddedKafka.deleteDirectory(dir), "bench-cleanup"));
         List<String> workload = workload(o);
-        Map<String, Object> overrides = settings(o, workload != null);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("benchmark", mode.equals("throughput") ? "P4" : "P5");
         result.put("workload", o.queriesFile != null ? "file:" + o.queriesFile : o.mix);
         result.put("date", Instant.now().toString());
         result.put("cpus", Runtime.getRuntime().availableProcessors());
         result.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
-        String via = o.via;
-        result.put("results_via", workload == null ? "none" : via);
+        result.put("results_via", workload == null ? "none" : o.via);
         result.put("storm", o.cluster ? "cluster" : "local");
         if (o.cluster) {
             result.put("workers", o.workers);
             result.put("supervisors", o.supervisors);
         }
+        List<String> variants = o.joinSnapshots == null ? Collections.singletonList(null)
+                : List.of(o.joinSnapshots.split(","));
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (int v = 0; v < variants.size(); v++) {
+            // each variant on a stack of its own (broker, topology, client), one after the other in this JVM: the
+            // JIT's work on broker, Storm and engine is done once and shared, so the variants are compared warm
+            Path stackDir = Files.createDirectories(dir.resolve("stack-" + v));
+            runs.add(runStack(o, workload, settings(o, workload != null, variants.get(v)), stackDir, queries, rates));
+            EmbeddedKafka.deleteDirectory(stackDir);
+        }
+        if (runs.size() == 1) {
+            result.putAll(runs.get(0));
+        } else {
+            result.put("variants", runs);
+        }
+        String json = JsonCodec.toJson(result);
+        System.out.println(json);
+        if (o.out != null) {
+            Files.writeString(Path.of(o.out), json + "\n");
+        }
+        if (o.png != null) {
+            plot(mode, result, Path.of(o.png));
+        }
+        System.exit(0);
+    }
+
+    /** One stack started with {@code overrides}, warmed up, and measured at every query count. */
+    private static Map<String, Object> runStack(Options o, List<String> workload, Map<String, Object> overrides, Path dir,
+                                                int[] queries, int[] rates) throws Exception {
+        String mode = o.mode;
+        Map<String, Object> result = new LinkedHashMap<>();
         Path metricsFile = dir.resolve(ClusterBench.METRICS_FILE);
         try (TopologyHarness stack = o.cluster
                 ? ClusterBench.start(dir, ClusterBench.settings(overrides, o.workers, metricsFile, o.jfr == null ? null : Path.of(o.jfr)),
                                      o.supervisors, stormHome())
                 : TopologyHarness.start(dir, overrides);
-             RestFront rest = workload != null && via.equals("rest") ? RestFront.start(stack) : null;
+             RestFront rest = workload != null && o.via.equals("rest") ? RestFront.start(stack) : null;
              ResultFlow flow = workload == null ? null
                      : new ResultFlow(stack, workload, stack.settings().getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY),
                                       rest == null ? null : rest.base())) {
@@ -271,30 +303,27 @@ public final class PipelineBenchmark {
             for (int q : queries) {
                 bench.setQueries(q);
                 if (!warm) { // with the first query count running: the JIT compiles the filter path of this workload
-                    int warmRate = mode.equals("throughput") ? rates[0] : rate;
-                    bench.load(warmRate, warmup);
-                    result.put("warmup_seconds", warmup + bench.settle(warmRate, MAX_SETTLE_SECONDS));
+                    int warmRate = mode.equals("throughput") ? rates[0] : o.rate;
+                    bench.load(warmRate, o.warmupSeconds);
+                    result.put("warmup_seconds", o.warmupSeconds + bench.settle(warmRate, MAX_SETTLE_SECONDS));
                     result.put("warmup_drain_seconds", bench.drain(MAX_DRAIN_SECONDS));
                     warm = true;
                 }
                 if (mode.equals("throughput")) {
-                    points.add(bench.throughput(q, rates, step, repeats));
+                    points.add(bench.throughput(q, rates, o.stepSeconds, o.repeats));
                 } else {
-                    points.add(bench.point(q, rate, step, repeats));
+                    points.add(bench.point(q, o.rate, o.stepSeconds, o.repeats));
                 }
                 System.err.println(JsonCodec.toJson(points.get(points.size() - 1)));
             }
             result.put("points", points);
         }
-        String json = JsonCodec.toJson(result);
-        System.out.println(json);
-        if (o.out != null) {
-            Files.writeString(Path.of(o.out), json + "\n");
-        }
-        if (o.png != null) {
-            plot(mode, result, Path.of(o.png));
-        }
-        System.exit(0);
+        return result;
+    }
+
+    /** {@link #settings(Options, boolean, String)} with {@code --join-snapshots} as given (one value, or none). */
+    static Map<String, Object> settings(Options o, boolean workload) {
+        return settings(o, workload, o.joinSnapshots);
     }
 
     /**
@@ -302,7 +331,7 @@ public final class PipelineBenchmark {
      * on a cluster Storm's own metrics do not cross workers every second), a day's query duration, and with a
      * workload the match time injected into records and a response partition of its own.
      */
-    static Map<String, Object> settings(Options o, boolean workload) {
+    static Map<String, Object> settings(Options o, boolean workload, String joinSnapshots) {
         Map<String, Object> overrides = new LinkedHashMap<>();
         overrides.put(SettingsTable.METRICS_ENABLE, true);
         overrides.put(SettingsTable.METRICS_BUILT_IN_ENABLE, true);
@@ -312,8 +341,8 @@ public final class PipelineBenchmark {
         overrides.put(SettingsTable.TOPOLOGY_NAME, "bench");
         overrides.put(Component.FILTER_BOLT.parallelismKey(), o.filterParallelism);
         overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
-        if (o.joinSnapshots != null) {
-            overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, "on".equals(o.joinSnapshots));
+        if (joinSnapshots != null) {
+            overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, "on".equals(joinSnapshots));
         }
         if (workload) {
             overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
@@ -639,7 +668,9 @@ public final class PipelineBenchmark {
 
     @SuppressWarnings("unchecked")
     private static void plot(String mode, Map<String, Object> result, Path png) throws Exception {
-        List<Map<String, Object>> points = (List<Map<String, Object>>) result.get("points");
+        // with several variants (--join-snapshots on,off): the first one's
+        List<Map<String, Object>> points = (List<Map<String, Object>>) (result.containsKey("points") ? result
+                : ((List<Map<String, Object>>) result.get("variants")).get(0)).get("points");
         XYChart chart;
         double[] x = points.stream().mapToDouble(p -> ((Number) p.get("queries")).doubleValue()).toArray();
         if (mode.equals("throughput")) {

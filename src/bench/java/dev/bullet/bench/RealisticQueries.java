@@ -73,6 +73,11 @@ public final class RealisticQueries {
                                                   "rare values, keys every map has), counts without group fields among",
                                                   "the aggregations"})
         boolean broad;
+        @Option(names = "--dashboards", description = {"a dashboards mix instead: 1,000 aggregations (GROUP with and without",
+                                                       "fields, COUNT DISTINCT, TOP K, DISTRIBUTION), half of them under",
+                                                       "a filter most records pass, 40 of them two dashboards opened by",
+                                                       "many; with --seed drawn anew"})
+        boolean dashboards;
         @Parameters(arity = "0..1", paramLabel = "FILE", description = "where to write the queries (default: stdout)")
         String file;
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
@@ -85,6 +90,10 @@ public final class RealisticQueries {
         int early = Cli.parse(o, args, System.out, System.err);
         if (early != Cli.RUN) {
             System.exit(early);
+        }
+        if (o.dashboards) {
+            writeLines(new RealisticQueries(o.seed != null ? o.seed : SEED, true).dashboards(), o.file);
+            return;
         }
         if (o.seed != null || o.broad) {
             writeLines(new RealisticQueries(o.seed != null ? o.seed : SEED, o.broad).all(), o.file);
@@ -168,6 +177,29 @@ public final class RealisticQueries {
         }
         for (int i = 0; i < 50; i++) {
             out.add(raw(maybeBroad(compound(), 2)));
+        }
+        for (int i = out.size() - 1; i > 0; i--) {
+            Collections.swap(out, i, random.nextInt(i + 1));
+        }
+        return out;
+    }
+
+    /** The dashboards mix: aggregations only, drawn as a broad mix's, with two dashboards opened by many. */
+    private List<String> dashboards() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 960; i++) {
+            out.add(aggregation());
+        }
+        String byKind = "{\"filters\":[" + broadFilter() + "],\"aggregation\":{\"type\":\"GROUP\",\"fields\":"
+                        + "{\"" + stringField(0, 1) + "\":\"kind\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"},"
+                        + "{\"type\":\"AVG\",\"field\":\"l_1\"}]}},\"duration\":600000}";
+        String topValues = "{\"filters\":[" + broadFilter() + "],\"aggregation\":{\"type\":\"TOP K\",\"size\":10,"
+                           + "\"fields\":{\"" + stringField(1, 3) + "\":\"v\"}},\"duration\":600000}";
+        for (int i = 0; i < 30; i++) {
+            out.add(byKind);
+        }
+        for (int i = 0; i < 10; i++) {
+            out.add(topValues);
         }
         for (int i = out.size() - 1; i > 0; i--) {
             Collections.swap(out, i, random.nextInt(i + 1));

@@ -170,14 +170,21 @@ public final class JoinStateKeeper<T> {
 
     /**
      * The state read at the start for query {@code id} (once; its base and the deltas that follow it, see
-     * {@link JoinSnapshot#assemble}), or null. The deltas read are deleted once the query ends here.
+     * {@link JoinSnapshot#assemble}), or null. The deltas read are deleted once the query ends here; so are all places
+     * of deltas of a query taken up without a state.
      */
     public byte[] take(String id) {
         byte[] base = restorable.remove(id);
         Map<Integer, byte[]> deltas = restorableDeltas.remove(id);
+        boolean first = !written.containsKey(id);
+        Written w = written.computeIfAbsent(id, k -> new Written());
         if (deltas != null) {
-            Written w = written.computeIfAbsent(id, k -> new Written());
             w.maxSeq = Math.max(w.maxSeq, deltas.keySet().stream().mapToInt(Integer::intValue).max().orElse(0));
+        }
+        if (base == null && first) {
+            // taken up without a state read here (none, forgotten, or another task's): an earlier task may have left
+            // deltas under any place, so the end tombstones them all
+            w.maxSeq = MAX_DELTAS;
         }
         return base == null ? null : JoinSnapshot.assemble(base, deltas == null ? Map.of() : deltas);
     }

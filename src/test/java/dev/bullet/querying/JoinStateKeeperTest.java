@@ -161,4 +161,21 @@ class JoinStateKeeperTest {
         keeper.snapshot(engine, T0 + JoinStateKeeper.RESTORABLE_MS, settle);
         assertNull(keeper.take("b"));
     }
+
+    @Test
+    void aQueryTakenUpWithoutItsStateTombstonesEveryPlaceOfADeltaAtItsEnd() {
+        JoinStateKeeper<String> keeper = new JoinStateKeeper<>(log, 1 << 20, 100);
+        keeper.loaded(Map.of("a", new byte[] {1}), T0);
+        assertNull(keeper.take("b"), "b: no state read here, though an earlier task may have written deltas of it");
+        assertNull(keeper.take("b"), "taken twice (a second Filter task hands it back)");
+        assertEquals(1, keeper.take("a")[0], "a: its base read, no delta");
+        keeper.snapshot(engine, T0 + 100, settle); // neither runs in the engine: both ended
+        List<String> keys = log.writes.stream().map(Log.Write::key).sorted().toList();
+        List<String> expected = new ArrayList<>(List.of("a", "b"));
+        for (int seq = 1; seq <= JoinStateKeeper.MAX_DELTAS; seq++) {
+            expected.add("b" + JoinStateKeeper.DELTA_KEY + seq);
+        }
+        assertEquals(expected.stream().sorted().toList(), keys);
+        assertTrue(log.writes.stream().allMatch(w -> w.value() == null), "all tombstones");
+    }
 }

@@ -260,7 +260,8 @@ class JoinStateRestartIT {
 
         second.confirmAll(T0 + 4100);
         assertTrue(second.failed.isEmpty());
-        assertTrue(second.store.readAll(id -> true, WAIT).isEmpty(), "ended queries leave tombstones");
+        Map<String, byte[]> left = second.store.readAll(id -> true, WAIT);
+        assertTrue(left.isEmpty(), () -> "ended queries leave tombstones; left: " + left.keySet());
         second.store.close();
     }
 }
