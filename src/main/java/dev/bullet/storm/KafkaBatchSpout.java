@@ -48,12 +48,6 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     static final long ERROR_LOG_INTERVAL_MS = 10_000;
     /** How often the spout tells the Join tasks what it has in flight. */
     static final long REPORT_INTERVAL_MS = 100;
-    /**
-     * With half of {@code topology.max.spout.pending} batches or more in flight, a batch waits up to this long to fill
-     * to the batch size: batches acked slowly (a Join that acks once its snapshot is in Kafka) then grow with the
-     * rate, instead of the pending bound capping the rate at its count of small batches.
-     */
-    static final long LINGER_MS = 50;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBatchSpout.class);
 
     private final KafkaSpoutConfig config;
@@ -64,6 +58,10 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     private transient long suppressedErrors;
     /** Batch id → the tuple emitted for it, until acked. */
     private transient Map<Long, Values> inFlight;
+    /** Batch id → when it was (last) emitted, until acked. */
+    private transient Map<Long, Long> emittedAt;
+    /** How long a short batch waits to fill, from the acks' latency. */
+    private transient SpoutLinger linger;
     private transient ArrayDeque<Long> retries;
     private transient int taskId;
     /** Drawn at open: the Join tells a restarted task (whose batches in flight were lost) by it. */
@@ -88,6 +86,8 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.lastReport = Long.MIN_VALUE / 2;
         Object pending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
         this.maxPending = pending instanceof Number n ? n.longValue() : 0;
+        this.emittedAt = new HashMap<>();
+        this.linger = new SpoutLinger(maxPending);
         openReader();
     }
 
@@ -115,12 +115,13 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             if (values != null) {
                 // the same records and key, flagged: the Join drops what it already merged of this batch
                 collector.emit(Streams.RAW_BATCH, new Values(values.get(0), values.get(1), values.get(2), true), retry);
+                emittedAt.put(retry, Time.currentTimeMillis());
                 return;
             }
         }
         KafkaBatchReader.Batch batch;
         try {
-            batch = reader.next(maxPending > 0 && 2L * inFlight.size() >= maxPending ? LINGER_MS : 0);
+            batch = reader.next(linger.lingerMs(inFlight.size()));
         } catch (InterruptException | WakeupException e) {
             throw e;
         } catch (KafkaException e) {
@@ -131,6 +132,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             Values values = new Values(batch.values(), batch.readTimeMs(), span(batch), batch.isReread());
             inFlight.put(batch.id(), values);
             collector.emit(Streams.RAW_BATCH, values, batch.id());
+            emittedAt.put(batch.id(), Time.currentTimeMillis());
         }
     }
 
@@ -171,6 +173,10 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     @Override
     public void ack(Object msgId) {
         inFlight.remove(msgId);
+        Long emitted = emittedAt.remove(msgId);
+        if (emitted != null) {
+            linger.acked(emitted, Time.currentTimeMillis());
+        }
         report(); // also while max.spout.pending holds nextTuple back
         if (reader != null) {
             reader.ack((Long) msgId);
@@ -184,6 +190,7 @@ public final class KafkaBatchSpout extends BaseRichSpout {
             retries.add(id); // emitted again on the next nextTuple
         } else {
             inFlight.remove(id); // its partitions went to another reader, which reads them from the last commit
+            emittedAt.remove(id);
         }
     }
 
