@@ -142,6 +142,9 @@ public final class PipelineBenchmark {
                                "on a stack of its own, warmed up anew but with the JIT's work shared; the JSON",
                                "then holds one entry of 'variants' each"})
         String joinSnapshots;
+        @Option(names = "--join-snapshot-interval-ms", paramLabel = "MS",
+                description = "bullet.topology.join.snapshot.interval.ms (default: the setting's default, 500)")
+        Long joinSnapshotIntervalMs;
         @Option(names = "--cluster",
                 description = {"run the topology on a real multi-process Storm cluster on loopback (ZooKeeper,",
                                "Nimbus, Supervisors, worker JVMs: scripts/storm-cluster.sh on free ports) instead",
@@ -294,6 +297,7 @@ public final class PipelineBenchmark {
                      : new ResultFlow(stack, workload, stack.settings().getString(SettingsTable.RECORD_INJECT_TIMESTAMP_KEY),
                                       rest == null ? null : rest.base())) {
             result.put("join_snapshots", stack.settings().getBoolean(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE));
+            result.put("join_snapshot_interval_ms", stack.settings().getLong(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS));
             PipelineBenchmark bench = o.cluster
                     ? new PipelineBenchmark(stack, records(20_000), flow, new JsonMetricsFile(metricsFile)::between,
                                             stormHome().toAbsolutePath().toString())
@@ -343,6 +347,9 @@ public final class PipelineBenchmark {
         overrides.put(SettingsTable.QUERY_MAX_DURATION, 86_400_000L);
         if (joinSnapshots != null) {
             overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_ENABLE, "on".equals(joinSnapshots));
+        }
+        if (o.joinSnapshotIntervalMs != null) {
+            overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, o.joinSnapshotIntervalMs);
         }
         if (workload) {
             overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
