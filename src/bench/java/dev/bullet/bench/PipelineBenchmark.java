@@ -143,7 +143,7 @@ public final class PipelineBenchmark {
                                "then holds one entry of 'variants' each"})
         String joinSnapshots;
         @Option(names = "--join-snapshot-interval-ms", paramLabel = "MS",
-                description = "bullet.topology.join.snapshot.interval.ms (default: the setting's default, 500)")
+                description = "bullet.topology.join.snapshot.interval.ms (default: the setting's default, 100)")
         Long joinSnapshotIntervalMs;
         @Option(names = "--cluster",
                 description = {"run the topology on a real multi-process Storm cluster on loopback (ZooKeeper,",

@@ -267,7 +267,7 @@ public final class SettingsTable {
                         + "), so that a restarted Join task (and a redeployed topology) goes on with exact results; a "
                         + "partial is acked once a snapshot holding it is in Kafka (its cost: docs/PERFORMANCE.md). "
                         + "false = a restart loses the open windows (flagged incomplete).");
-        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 500, between(0, 60_000),
+        t.define(TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, LONG, 100, between(0, 60_000),
                 "Least time between two snapshots of the Join's changed queries, ms (one in flight at a time; results "
                         + "wait only for a snapshot of their own queries). Partials wait up to this long, and Kafka's "
                         + "confirmation, for their ack.");
