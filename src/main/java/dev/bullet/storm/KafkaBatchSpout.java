@@ -67,8 +67,6 @@ public final class KafkaBatchSpout extends BaseRichSpout {
     /** Drawn at open: the Join tells a restarted task (whose batches in flight were lost) by it. */
     private transient long instance;
     private transient long lastReport;
-    /** Storm's {@code topology.max.spout.pending} (0: none). */
-    private transient long maxPending;
 
     public KafkaBatchSpout(KafkaSpoutConfig config) {
         this.config = config;
@@ -85,9 +83,8 @@ public final class KafkaBatchSpout extends BaseRichSpout {
         this.instance = ThreadLocalRandom.current().nextLong();
         this.lastReport = Long.MIN_VALUE / 2;
         Object pending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
-        this.maxPending = pending instanceof Number n ? n.longValue() : 0;
         this.emittedAt = new HashMap<>();
-        this.linger = new SpoutLinger(maxPending);
+        this.linger = new SpoutLinger(pending instanceof Number n ? n.longValue() : 0); // 0: no bound
         openReader();
     }
 
