@@ -59,4 +59,29 @@ class TextMapTest {
         assertTrue(map.isEmpty());
         assertNull(map.get(TextKey.of("v1")));
     }
+
+    @Test
+    void theSummaryGrowsWithTheKeysAndTurnsMostOtherTextsAway() {
+        TextMap<Integer> map = new TextMap<>();
+        assertEquals(TextMap.MIN_SUMMARY_BITS, map.summaryBits());
+        for (int i = 0; i < 1_000; i++) {
+            map.add(TextKey.of("key" + i), i);
+        }
+        assertTrue(map.summaryBits() >= 16_000, "bits: " + map.summaryBits());
+        for (int i = 0; i < 1_000; i++) {
+            assertTrue(map.summaryLets(TextKey.of("key" + i).hashCode()), "a key is always let through");
+        }
+        int through = 0;
+        for (int i = 0; i < 10_000; i++) {
+            through += map.summaryLets(TextKey.of("other" + i).hashCode()) ? 1 : 0;
+        }
+        assertTrue(through < 1_000, "texts no query waits for, let through to the map: " + through);
+        for (int i = 0; i < 1_000; i++) {
+            map.remove(TextKey.of("key" + i), i);
+        }
+        assertTrue(map.isEmpty());
+        for (int i = 0; i < 1_000; i++) {
+            assertTrue(!map.summaryLets(TextKey.of("key" + i).hashCode()), "a key gone clears its bit");
+        }
+    }
 }

@@ -24,7 +24,7 @@ final class BatchKeys {
 
     /** A field list's numbered keys of the batch being aggregated. */
     private static final class Table {
-        /** The fields id the table holds the keys of; {@code -1}: none yet. */
+        /** The {@link SketchKeys.Cut#table} the table holds the keys of; {@code -1}: none yet. */
         int owner = -1;
         /** By batch position: the record whose key is numbered (by identity), and its key's id. */
         final Record[] records = new Record[POSITIONS];
@@ -122,22 +122,69 @@ final class BatchKeys {
         final Table loose = new Table();
         final Runs runs = new Runs();
 
-        Table table(SketchKeys.Fields fields) {
-            if (fields.id < 0) {
+        Table table(int id) {
+            if (id < 0) {
                 loose.clear();
                 return loose;
             }
-            int slot = fields.id & (TABLES - 1);
+            int slot = id & (TABLES - 1);
             Table table = tables[slot];
             if (table == null) {
                 table = new Table();
                 tables[slot] = table;
             }
-            if (table.owner != fields.id) {
+            if (table.owner != id) {
                 table.clear();
-                table.owner = fields.id;
+                table.owner = id;
             }
             return table;
+        }
+    }
+
+    /**
+     * How an aggregation cuts a record's key, with the table of a batch's keys it shares with every aggregation that
+     * cuts keys alike: the fields' {@link SketchKeys} key, or bullet-core's GROUP or TOP K key of them (BQL's
+     * {@code groupValuesAsStrings}).
+     */
+    abstract static class Cut {
+        /** The table's id ({@link State#table}); -1: a table of its own, numbered afresh on each call. */
+        final int table;
+
+        private Cut(SketchKeys.Fields fields, int kind) {
+            this.table = fields.id < 0 ? -1 : fields.id * 3 + kind;
+        }
+
+        /** The record's key, or null when the record has none (it is not aggregated). */
+        abstract String keyOf(Record record);
+
+        /** The fields' {@link SketchKeys} key. */
+        static Cut of(SketchKeys.Fields fields) {
+            return new Cut(fields, 0) {
+                @Override
+                String keyOf(Record record) {
+                    return SketchKeys.makeKey(fields, record);
+                }
+            };
+        }
+
+        /** bullet-core's GROUP key ({@link BulletCoreKeys#groupKey}). */
+        static Cut bulletCoreGroup(SketchKeys.Fields fields, int[] order) {
+            return new Cut(fields, 1) {
+                @Override
+                String keyOf(Record record) {
+                    return BulletCoreKeys.groupKey(fields.fields, order, record);
+                }
+            };
+        }
+
+        /** bullet-core's TOP K key ({@link BulletCoreKeys#topKKey}). */
+        static Cut bulletCoreTopK(SketchKeys.Fields fields, int[] order) {
+            return new Cut(fields, 2) {
+                @Override
+                String keyOf(Record record) {
+                    return BulletCoreKeys.topKKey(fields.fields, order, record);
+                }
+            };
         }
     }
 
@@ -145,14 +192,15 @@ final class BatchKeys {
 
     /**
      * The records of {@code batch} at {@code from + i} for each bit {@code i} set in {@code mask} (positions 0 to 63),
-     * grouped by their key over {@code fields}. The {@link Runs} object is the thread's, reused by the next call.
+     * grouped by their key as {@code cut} cuts it (a record it gives no key, null, is in no run). The {@link Runs}
+     * object is the thread's, reused by the next call.
      *
      * <p>A position holding another record than the one numbered there means another batch: the table starts again.
      * Between two starts each position is numbered once at most, so a table never holds more than 64 keys.
      */
-    static Runs runs(SketchKeys.Fields fields, List<? extends Record> batch, int from, long mask) {
+    static Runs runs(Cut cut, List<? extends Record> batch, int from, long mask) {
         State state = STATE.get();
-        Table table = state.table(fields);
+        Table table = state.table(cut.table);
         Runs runs = state.runs;
         runs.clear();
         for (long m = mask; m != 0; m &= m - 1) {
@@ -168,9 +216,13 @@ final class BatchKeys {
                     record = batch.get(from + position);
                 }
                 table.records[position] = record;
-                table.ids[position] = table.idOf(SketchKeys.makeKey(fields, record));
+                String key = cut.keyOf(record);
+                table.ids[position] = key == null ? -1 : table.idOf(key);
             }
-            runs.add(position, table.ids[position], table);
+            int id = table.ids[position];
+            if (id >= 0) {
+                runs.add(position, id, table);
+            }
         }
         return runs;
     }

@@ -23,6 +23,8 @@ import java.util.Map;
 final class CountDistinctAggregator implements Aggregator {
     private final List<NamedField> fields;
     private final SketchKeys.Fields keys;
+    /** How {@link #consumeBatch} cuts the records' keys: as {@link #consume} does. */
+    private final BatchKeys.Cut cut;
     private final String name;
     private final int entries;
     private UpdateSketch sketch;
@@ -32,6 +34,7 @@ final class CountDistinctAggregator implements Aggregator {
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
         this.keys = SketchKeys.fields(fields);
+        this.cut = BatchKeys.Cut.of(keys);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
         reset();
@@ -54,7 +57,7 @@ final class CountDistinctAggregator implements Aggregator {
         if (mask == 0) {
             return;
         }
-        BatchKeys.Runs runs = BatchKeys.runs(keys, records, from, mask);
+        BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
         for (int i = 0, n = runs.size(); i < n; i++) {
             sketch.update(runs.key(i));
         }

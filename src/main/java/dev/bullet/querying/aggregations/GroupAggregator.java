@@ -30,6 +30,8 @@ final class GroupAggregator implements Aggregator {
     /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
     private final int[] coreOrder;
     private final SketchKeys.Fields keys;
+    /** How {@link #consumeBatch} cuts the records' keys: as {@link #consume} does. */
+    private final BatchKeys.Cut cut;
     private final GroupMetrics.Support support;
     private final UpdatableSketchBuilder<GroupMetrics.Rows, GroupMetrics> builder;
     private UpdatableSketch<GroupMetrics.Rows, GroupMetrics> sketch;
@@ -49,6 +51,7 @@ final class GroupAggregator implements Aggregator {
         this.asStrings = aggregation.groupValuesAsStrings();
         this.coreOrder = BulletCoreKeys.fieldOrder(aggregation.fields());
         this.keys = SketchKeys.fields(spec.fields());
+        this.cut = asStrings ? BatchKeys.Cut.bulletCoreGroup(keys, coreOrder) : BatchKeys.Cut.of(keys);
         this.support = new GroupMetrics.Support(spec);
         this.builder = new UpdatableSketchBuilder<GroupMetrics.Rows, GroupMetrics>(support).setNominalEntries(entries);
         reset();
@@ -69,16 +72,16 @@ final class GroupAggregator implements Aggregator {
      */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
-        if (asStrings) {
-            Aggregator.super.consumeBatch(records, from, mask);
-            return;
-        }
         if (mask == 0) {
             return;
         }
-        BatchKeys.Runs runs = BatchKeys.runs(keys, records, from, mask);
+        BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
+        int n = runs.size();
+        if (n == 0) {
+            return; // no record had a key (bullet-core's GROUP key of a list or map)
+        }
         try {
-            for (int i = 0, n = runs.size(); i < n; i++) {
+            for (int i = 0; i < n; i++) {
                 String key = runs.key(i);
                 long positions = runs.positions(i);
                 sketch.update(key, rows.of(records, from, positions));

@@ -106,22 +106,20 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
             groupValues = spec.groupValues(record);
         }
         count++;
-        List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < kinds.length; i++) {
-            GroupOperation op = ops.get(i);
-            if (op.type() == GroupOperation.Type.COUNT) {
-                continue;
-            }
-            Object v = record.get(op.field());
-            if (op.coerce()) {
+        int[] reading = spec.reading;
+        for (int j = 0; j < reading.length; j++) {
+            int i = reading[j];
+            GroupOperation.Type type = spec.readType[j];
+            Object v = record.get(spec.readField[j]);
+            if (spec.readCoerced[j]) {
                 Double d = coerced(v);
                 if (d != null) {
-                    accumulate(i, op.type(), d.doubleValue(), 1);
+                    accumulate(i, type, d.doubleValue(), 1);
                 }
             } else if (v instanceof Long) {
-                accumulate(i, op.type(), (Long) v, 1);
+                accumulate(i, type, (Long) v, 1);
             } else if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
-                accumulate(i, op.type(), ((Number) v).doubleValue(), 1);
+                accumulate(i, type, ((Number) v).doubleValue(), 1);
             }
         }
         return this;

@@ -36,6 +36,8 @@ final class TopKAggregator implements Aggregator {
     private final boolean asStrings;
     /** The order bullet-core composes the fields' values in ({@link BulletCoreKeys#fieldOrder}). */
     private final int[] coreOrder;
+    /** How {@link #consumeBatch} cuts the records' keys: as {@link #consume} does. */
+    private final BatchKeys.Cut cut;
     private ItemsSketch<String> sketch;
     /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
     private long keyBytes;
@@ -50,6 +52,7 @@ final class TopKAggregator implements Aggregator {
         this.entries = settings.topKEntries();
         this.asStrings = aggregation.groupValuesAsStrings();
         this.coreOrder = BulletCoreKeys.fieldOrder(fields);
+        this.cut = asStrings ? BatchKeys.Cut.bulletCoreTopK(fieldKeys, coreOrder) : BatchKeys.Cut.of(fieldKeys);
         reset();
     }
 
@@ -71,14 +74,10 @@ final class TopKAggregator implements Aggregator {
      */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
-        if (asStrings) {
-            Aggregator.super.consumeBatch(records, from, mask);
-            return;
-        }
         if (mask == 0) {
             return;
         }
-        BatchKeys.Runs runs = BatchKeys.runs(fieldKeys, records, from, mask);
+        BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
         int n = runs.size();
         if (sketch.getNumActiveItems() + n <= sketch.getMaximumMapCapacity()) {
             for (int i = 0; i < n; i++) {

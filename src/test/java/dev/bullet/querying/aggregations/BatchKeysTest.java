@@ -42,7 +42,7 @@ class BatchKeysTest {
     }
 
     private static Map<String, Long> actual(SketchKeys.Fields fields, List<Record> batch, int from, long mask) {
-        BatchKeys.Runs runs = BatchKeys.runs(fields, batch, from, mask);
+        BatchKeys.Runs runs = BatchKeys.runs(BatchKeys.Cut.of(fields), batch, from, mask);
         Map<String, Long> out = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
             out.put(runs.key(i), runs.positions(i));

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * GROUP, COUNT DISTINCT and TOP K sketches updated once per distinct key of a batch ({@link BatchKeys}) are, byte for
  * byte, the sketches updated record by record: with sketches as small as the settings allow and keys from a handful
  * to thousands of values, so batches cross the sketches' resizes, rebuilds (theta lowered, groups dropped) and purges
- * (TOP K past its map), with several queries over the same fields matching different records of each batch.
+ * (TOP K past its map), with several queries over the same fields matching different records of each batch; also
+ * with the keys cut as bullet-core cuts them (BQL's {@code groupValuesAsStrings}).
  */
 class BatchedSketchUpdatesTest {
     private static final String[] AGGREGATIONS = {
@@ -32,6 +33,10 @@ class BatchedSketchUpdatesTest {
         "{\"type\":\"COUNT DISTINCT\",\"fields\":%s}",
         "{\"type\":\"TOP K\",\"size\":5,\"fields\":%s}",
         "{\"type\":\"TOP K\",\"size\":5,\"threshold\":2,\"fields\":%s}",
+        // BQL's: the keys as bullet-core cuts them (a GROUP key of a list or map is none: the record is skipped)
+        "{\"type\":\"GROUP\",\"fields\":%s,\"attributes\":{\"groupValuesAsStrings\":true,\"operations\":[{\"type\":"
+        + "\"COUNT\"},{\"type\":\"SUM\",\"field\":\"d\"},{\"type\":\"MAX\",\"field\":\"n\"}]}}",
+        "{\"type\":\"TOP K\",\"size\":5,\"fields\":%s,\"attributes\":{\"groupValuesAsStrings\":true}}",
     };
     private static final String[] FIELDS = {"{\"k\":\"k\"}", "{\"k\":\"k\",\"j\":\"j\"}", "{\"j\":\"j\"}"};
 
@@ -41,7 +46,8 @@ class BatchedSketchUpdatesTest {
         List<Record> records = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             int k = cardinality > 50 ? r.nextInt(cardinality) : (int) Math.abs(r.nextGaussian() * cardinality / 2);
-            String json = "{\"k\":" + (r.nextInt(9) == 0 ? "\"" + k + "\"" : k) + ",\"j\":" + r.nextInt(4)
+            String key = r.nextInt(9) == 0 ? "\"" + k + "\"" : r.nextInt(20) == 0 ? "[" + k + ",1]" : String.valueOf(k);
+            String json = "{\"k\":" + key + ",\"j\":" + r.nextInt(4)
                           + ",\"n\":" + (r.nextInt(41) - 20) + ",\"d\":" + (r.nextInt(2001) - 1000) / 7.0 + "}";
             records.add(r.nextInt(4) > 0 ? decoder.decode(json.getBytes(StandardCharsets.UTF_8)) : decoder.decode(json));
         }
