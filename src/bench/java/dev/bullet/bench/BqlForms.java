@@ -65,9 +65,12 @@ public final class BqlForms {
             case "GROUP" -> {
                 List<String> items = new ArrayList<>();
                 List<String> keys = new ArrayList<>();
-                for (Map.Entry<String, JsonElement> f : a.getAsJsonObject("fields").entrySet()) {
-                    items.add(path(f.getKey()) + " AS " + f.getValue().getAsString());
-                    keys.add(path(f.getKey()));
+                JsonObject fields = a.getAsJsonObject("fields"); // none: one group over every record
+                if (fields != null) {
+                    for (Map.Entry<String, JsonElement> f : fields.entrySet()) {
+                        items.add(path(f.getKey()) + " AS " + f.getValue().getAsString());
+                        keys.add(path(f.getKey()));
+                    }
                 }
                 for (JsonElement op : a.getAsJsonObject("attributes").getAsJsonArray("operations")) {
                     JsonObject o = op.getAsJsonObject();
@@ -75,7 +78,7 @@ public final class BqlForms {
                     items.add(kind.equals("COUNT") ? "COUNT(*)" : kind + "(" + path(o.get("field").getAsString()) + ")");
                 }
                 b.append(String.join(", ", items));
-                groupBy = String.join(", ", keys);
+                groupBy = keys.isEmpty() ? null : String.join(", ", keys);
             }
             case "COUNT DISTINCT" -> b.append("COUNT(DISTINCT ").append(path(onlyField(a))).append(")");
             case "TOP K" -> b.append("TOP(").append(a.get("size").getAsInt()).append(", ").append(path(onlyField(a)))

@@ -41,11 +41,11 @@ final class BatchedMatches {
     }
 
     /**
-     * Tests each queued querier's undecided candidates among {@code records[from ..]} and aggregates its matches;
-     * {@code took} gets each querier that took a record. A querier that ended before {@code readTime} (the records'
-     * read time) takes none. Then forgets the batch.
+     * Tests each queued querier's undecided candidates among {@code records[from ..]}, then its expression filters at
+     * {@code now} on its matches, and aggregates those that pass; {@code took} gets each querier that took a record. A
+     * querier that ended before {@code readTime} (the records' read time) takes none. Then forgets the batch.
      */
-    void flush(List<? extends Record> records, int from, long readTime, Consumer<FilterQuerier> took) {
+    void flush(List<? extends Record> records, int from, long now, long readTime, Consumer<FilterQuerier> took) {
         int q = 0;
         try {
             for (; q < size; q++) {
@@ -53,7 +53,7 @@ final class BatchedMatches {
                     queued[q].decidedBits = 0;
                     queued[q].testBits = 0;
                 } else {
-                    flush(queued[q], records, from, took);
+                    flush(queued[q], records, from, now, took);
                 }
                 queued[q] = null;
             }
@@ -68,7 +68,7 @@ final class BatchedMatches {
         }
     }
 
-    private static void flush(FilterQuerier querier, List<? extends Record> records, int from,
+    private static void flush(FilterQuerier querier, List<? extends Record> records, int from, long now,
                               Consumer<FilterQuerier> took) {
         long matches = querier.decidedBits;
         long tests = querier.testBits & ~matches;
@@ -83,6 +83,9 @@ final class BatchedMatches {
                     querier.passed++;
                 }
             }
+        }
+        if (matches != 0) {
+            matches = querier.passing(records, from, matches, now);
         }
         if (matches != 0) {
             querier.consumeBatch(records, from, matches);

@@ -339,7 +339,7 @@ public final class FilterEngine {
                 }
             }
             candidates.clear();
-            batchedMatches.flush(records, from, currentRead, tookBatch);
+            batchedMatches.flush(records, from, currentNow, currentRead, tookBatch);
             for (int i = 0, n = filled.size(); i < n; i++) {
                 index.remove(filled.get(i));
             }

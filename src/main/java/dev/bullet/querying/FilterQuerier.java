@@ -139,14 +139,33 @@ public final class FilterQuerier {
 
     /**
      * Whether a batch's matches can reach the aggregation at once ({@link #consumeBatch}): not RAW (whose rows stop at
-     * its size and its windows' caps), no table function, expression filter, computed column or projection — the
-     * filter's clauses decide, and the aggregation reads the record as it is.
+     * its size and its windows' caps), no table function, computed column or projection — the filter's clauses and
+     * its expression filters ({@link #passing}) decide, and the aggregation reads the record as it is.
      */
     boolean batchable() {
-        return !raw && tableFunctor == null && where.length == 0 && computed.length == 0 && query.projection() == null;
+        return !raw && tableFunctor == null && computed.length == 0 && query.projection() == null;
     }
 
-    /** The filter's clauses on one record (a {@link #batchable()} querier's whole filter). */
+    /**
+     * Of the records at {@code from + i} for the bits {@code i} of {@code mask}, those every expression filter passes
+     * at {@code now} (all of them when the query has none): what {@link #consumeMatched} tests before it aggregates.
+     */
+    long passing(List<? extends Record> records, int from, long mask, long now) {
+        if (where.length == 0) {
+            return mask;
+        }
+        evaluationTime = now;
+        long passing = mask;
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            if (!passes(records.get(from + position))) {
+                passing &= ~(1L << position);
+            }
+        }
+        return passing;
+    }
+
+    /** The filter's clauses on one record (a {@link #batchable()} querier's filter but its expression filters). */
     boolean test(Record record) {
         return predicate.test(record);
     }

@@ -25,12 +25,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Aggregations fed a batch at a time ({@link IndexFeature#BATCH}) give the partials, byte for byte, of feeding them
  * record by record: over GROUP (with and without fields, COUNT alone and with SUM/MIN/MAX/AVG), COUNT DISTINCT, TOP K
  * and DISTRIBUTION, under filters the index decides (equality, ranges, negations, CONTAINS, SIZEIS, RLIKE), filters
- * it leaves to a test (ORs, ANDs, typed literals), no filter, and beside queries that are not batched (RAW, a
- * projection, an expression filter), with dashboards (identical queries) and several queries over the same fields;
+ * it leaves to a test (ORs, ANDs, typed literals), no filter, with expression filters (tested on the batch's matches)
+ * and beside queries that are not batched (RAW, a projection), with dashboards (identical queries) and several queries over the same fields;
  * and with the sketches at their smallest over keys of many values, so batches cross the sketches' resizes, rebuilds
  * and purges (each sketch is updated once per distinct key of a batch: {@code BatchKeys}).
  */
 class BatchAggregationPropertyTest {
+    /** Expression filters: on numbers (of either type, strings of digits, missing), and one on the clock. */
+    private static final String[] EXPRESSIONS = {
+        "{\"expression\":{\"op\":\">\",\"left\":{\"field\":\"n\"},\"right\":{\"value\":0,\"type\":\"INTEGER\"}}}",
+        "{\"expression\":{\"op\":\"<=\",\"left\":{\"field\":\"d\"},\"right\":{\"value\":2.5,\"type\":\"DOUBLE\"}}}",
+        "{\"expression\":{\"op\":\"!=\",\"left\":{\"field\":\"id\"},\"right\":{\"value\":7,\"type\":\"LONG\"}}}",
+    };
     private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "\u00e9t\u00e9", "a\\\"q", "7"};
 
     @Test
@@ -96,6 +102,11 @@ class BatchAggregationPropertyTest {
 
     private static String query(Random r, boolean wide) {
         String filter = r.nextInt(8) == 0 ? "" : "\"filters\":[" + filter(r, 0) + "],";
+        if (r.nextInt(4) == 0) { // an expression filter (BQL's beside each comparison with a number), alone or beside
+            String expression = EXPRESSIONS[r.nextInt(EXPRESSIONS.length)];
+            filter = filter.isEmpty() ? "\"filters\":[" + expression + "]," : filter.replace("\"filters\":[",
+                                                                                      "\"filters\":[" + expression + ",");
+        }
         String fields = wide && r.nextBoolean() ? (r.nextBoolean() ? "{\"id\":\"id\"}" : "{\"s\":\"s\",\"id\":\"id\"}")
                         : r.nextBoolean() ? "{\"s\":\"s\"}" : r.nextBoolean() ? "{\"m.k\":\"k\"}" : "{\"s\":\"s\",\"n\":\"n\"}";
         switch (r.nextInt(9)) {
