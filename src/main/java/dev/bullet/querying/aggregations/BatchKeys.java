@@ -7,9 +7,9 @@ import java.util.List;
 
 /**
  * The keys of an index batch's records (up to 64) for the aggregations fed a batch at a time
- * ({@link Aggregator#consumeBatch}), cut once per record and field list and numbered: every distinct key among the
- * batch's records gets a small id, shared by all the queries over the same fields (per thread, in a table per field
- * list). A query then meets its matches as {@link Runs}: one run per distinct key, in the order the keys first occur
+ * ({@link Aggregator#consumeBatch}), cut once per record, field list and way of cutting ({@link Cut}) and numbered:
+ * every distinct key among the batch's records gets a small id, shared by all the queries that cut keys over the same
+ * fields alike (per thread, in a table per field list and cut). A query then meets its matches as {@link Runs}: one run per distinct key, in the order the keys first occur
  * among its matches, with the positions of the records that have it. Updating a sketch once per run in that order is
  * what updating it once per record gives when duplicates within a batch change nothing but a count (see each
  * aggregator's {@code consumeBatch}).
@@ -24,7 +24,7 @@ final class BatchKeys {
 
     /** A field list's numbered keys of the batch being aggregated. */
     private static final class Table {
-        /** The {@link SketchKeys.Cut#table} the table holds the keys of; {@code -1}: none yet. */
+        /** The {@link Cut#table} the table holds the keys of; {@code -1}: none yet. */
         int owner = -1;
         /** By batch position: the record whose key is numbered (by identity), and its key's id. */
         final Record[] records = new Record[POSITIONS];
@@ -89,7 +89,7 @@ final class BatchKeys {
             return positions[run];
         }
 
-        /** The key of the record at {@code position}, one of the matches. */
+        /** The key of the record at {@code position}, a record of one of the runs. */
         String keyAt(int position) {
             return keys[runAt[position]];
         }
