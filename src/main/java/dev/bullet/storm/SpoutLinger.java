@@ -3,11 +3,11 @@ package dev.bullet.storm;
 /**
  * How long a DataSource spout's short batch waits to fill ({@code KafkaBatchReader#next(long)}). The pending bound
  * ({@code topology.max.spout.pending}) counts batches: when acks are slow (the Join acks a batch once its snapshot
- * holding it is in Kafka, ~0.5–1 s, and a whole snapshot's batches at once), a spout that emits every small poll
- * fills the bound with small batches and caps the rate at their count. With half of the bound or more in flight, a
- * short batch therefore waits for more, but only as long as keeps about half the bound in flight at the measured ack
- * latency: the latency over half the bound (14 ms at 0.7 s and 100 pending), at most {@value #MAX_MS} ms. Below half
- * the bound, or without one, batches go out at once. Not thread-safe.
+ * holding it is in Kafka, a snapshot interval and a Kafka round trip later, and a whole snapshot's batches at once),
+ * a spout that emits every small poll fills the bound with small batches and caps the rate at their count. With half
+ * of the bound or more in flight, a short batch therefore waits for more, but only as long as keeps about half the
+ * bound in flight at the measured ack latency: the latency over half the bound (14 ms at 0.7 s and 100 pending), at
+ * most {@value #MAX_MS} ms. Below half the bound, or without one, batches go out at once. Not thread-safe.
  */
 final class SpoutLinger {
     /** The longest a short batch waits. */
