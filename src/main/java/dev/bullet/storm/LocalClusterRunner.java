@@ -34,7 +34,10 @@ public final class LocalClusterRunner implements AutoCloseable {
             "supervisor.heartbeat.frequency.secs", 15,
             "nimbus.monitor.freq.secs", 30,
             "storm.daemon.metrics.reporter.interval.secs", 60,
-            "nimbus.assignments.service.threads", 1);
+            "nimbus.assignments.service.threads", 1,
+            // the worker runs in this JVM: its shutdown is over in well under Storm's default 3 s, which every
+            // stop of the local topology (and every test's) otherwise waits out
+            "supervisor.worker.shutdown.sleep.secs", 1);
 
     private final String name;
     private LoopbackZookeeper zookeeper;
