@@ -40,13 +40,15 @@ final class InternalQuery {
     /**
      * Sends the query (already valid: the caller builds it).
      *
-     * @param durationMs the query's duration: it is given up after that plus {@code bullet.rest.result.grace.ms}
+     * @param durationMs the query's duration: it is given up after that plus {@code patienceMs}, or plus
+     *                   {@code bullet.rest.result.grace.ms} if that is shorter
      * @param onEnd      gets the final result's JSON, or null if the query failed, timed out or was not sent
      */
-    void send(String prefix, String query, long durationMs, Consumer<String> onEnd) {
+    void send(String prefix, String query, long durationMs, long patienceMs, Consumer<String> onEnd) {
         long now = clock.now();
         String id = prefix + "-" + UUID.randomUUID();
-        Running r = new Running(id, null, now, now + durationMs + resultGraceMs, queries.nextPartition(), true,
+        long grace = Math.min(Math.max(0, patienceMs), resultGraceMs);
+        Running r = new Running(id, null, now, now + durationMs + grace, queries.nextPartition(), true,
                                 new QueryListener() {
                                     @Override
                                     public void onResult(String resultJson) {

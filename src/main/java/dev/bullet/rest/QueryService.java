@@ -250,15 +250,17 @@ public final class QueryService implements AutoCloseable {
 
     /**
      * Sends a query of the service's own (the schema sampler's RAW sample): not listed, no quota, no KILL through the
-     * API; {@code onEnd} gets its final result, or null. The caller passes a valid query.
+     * API; {@code onEnd} gets its final result, or null (also when none came within {@code patienceMs} after the
+     * query's duration, or within {@code bullet.rest.result.grace.ms} if that is shorter). The caller passes a valid
+     * query.
      */
-    void sendInternal(String query, Consumer<String> onEnd) {
+    void sendInternal(String query, long patienceMs, Consumer<String> onEnd) {
         QueryParser.Result parsed = parser.parse(query);
         if (!parsed.isValid() || !reader.connected()) {
             onEnd.accept(null);
             return;
         }
-        internalQueries.send("schema", query, parsed.query().durationMs(), onEnd);
+        internalQueries.send("schema", query, parsed.query().durationMs(), patienceMs, onEnd);
     }
 
     /** The schema's warnings about a valid query (a BQL query is checked in its JSON form). */

@@ -23,18 +23,28 @@ import java.util.function.Consumer;
  * records, and hands the records to the inference. While samples come back empty (no records flowing, or the topology
  * not up yet) the wait starts at {@value #FIRST_INTERVAL_MS} ms and doubles up to the interval, so a stream that
  * starts is seen within an interval and an idle one costs a query per interval. One query at a time; a query that does not come back is not
- * repeated until it ended. The REST service runs it like a health probe: not listed, no quota.
+ * repeated until it ended or was given up: a sample's result may come up to {@value #FIRST_PATIENCE_MS} ms after its
+ * duration, doubling with each sample in a row that came back empty or not at all (up to the service's
+ * {@code bullet.rest.result.grace.ms}). So a first sample sent before the topology could read it (at a cold start of
+ * the stack) is sent again seconds later, not after the whole grace, and a loaded topology still gets the time it needs. The REST service runs it like a health probe: not listed, no quota.
  *
  * <p>Thread-safe; {@link #tick()} is what the sampler's thread calls once a second (tests call it directly).
  */
 public final class SchemaSampler implements AutoCloseable {
-    /** Runs an internal query; {@code onEnd} gets its final result's JSON, or null when it had none. Never blocks. */
+    /**
+     * Runs an internal query; {@code onEnd} gets its final result's JSON, or null when it had none, including when it
+     * did not come within {@code patienceMs} after the query's duration (the runner may wait less). Never blocks.
+     */
     @FunctionalInterface
     public interface InternalQueries {
-        void run(String query, Consumer<String> onEnd);
+        void run(String query, long patienceMs, Consumer<String> onEnd);
     }
 
     static final long FIRST_INTERVAL_MS = 2_000;
+    /** How long after its duration the first sample's result is waited for; doubled for each empty one in a row. */
+    static final long FIRST_PATIENCE_MS = 5_000;
+    /** The most doublings of {@link #FIRST_PATIENCE_MS}. */
+    private static final int PATIENCE_DOUBLINGS = 4;
     private static final long TICK_MS = 500;
     private static final Logger LOG = LoggerFactory.getLogger(SchemaSampler.class);
 
@@ -89,8 +99,13 @@ public final class SchemaSampler implements AutoCloseable {
         if (now < nextDue || !inFlight.compareAndSet(false, true)) {
             return false;
         }
-        queries.run(query, this::onEnd);
+        queries.run(query, patienceMs(), this::onEnd);
         return true;
+    }
+
+    /** How long after its duration the next sample's result is waited for. */
+    long patienceMs() {
+        return FIRST_PATIENCE_MS << Math.min(emptyStreak, PATIENCE_DOUBLINGS);
     }
 
     private void onEnd(String resultJson) {

@@ -15,9 +15,11 @@ class SchemaSamplerTest {
     private final ManualClock clock = new ManualClock(1_000);
     private final SchemaInference inference = new SchemaInference(10);
     private final List<String> sent = new ArrayList<>();
+    private final List<Long> patience = new ArrayList<>();
     private Consumer<String> pending;
-    private final SchemaSampler sampler = new SchemaSampler(inference, (query, onEnd) -> {
+    private final SchemaSampler sampler = new SchemaSampler(inference, (query, patienceMs, onEnd) -> {
         sent.add(query);
+        patience.add(patienceMs);
         pending = onEnd;
     }, clock, 50, 2_000, 15_000);
 
@@ -35,6 +37,21 @@ class SchemaSamplerTest {
         assertFalse(sampler.tick());
         clock.advance(1);
         assertTrue(sampler.tick());
+    }
+
+    @Test
+    void aSampleIsWaitedForBrieflyAtFirstAndLongerAfterEachThatCameBackEmpty() {
+        for (int i = 0; i < 7; i++) {
+            assertTrue(sampler.tick());
+            pending.accept(null); // not come back: given up
+            clock.advance(15_000);
+        }
+        assertEquals(List.of(5_000L, 10_000L, 20_000L, 40_000L, 80_000L, 80_000L, 80_000L), patience);
+        assertTrue(sampler.tick());
+        pending.accept("{\"records\":[{\"a\":1}],\"meta\":{}}");
+        clock.advance(15_000);
+        assertTrue(sampler.tick());
+        assertEquals(5_000L, patience.get(patience.size() - 1), "a sample that came back makes the next brief again");
     }
 
     @Test
