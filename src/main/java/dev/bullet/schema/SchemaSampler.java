@@ -22,11 +22,12 @@ import java.util.function.Consumer;
  * topology, {@code {"aggregation": {"type": "RAW", "size": N}, "duration": D}}, which ends as soon as it holds N
  * records, and hands the records to the inference. While samples come back empty (no records flowing, or the topology
  * not up yet) the wait starts at {@value #FIRST_INTERVAL_MS} ms and doubles up to the interval, so a stream that
- * starts is seen within an interval and an idle one costs a query per interval. One query at a time; a query that does not come back is not
- * repeated until it ended or was given up: a sample's result may come up to {@value #FIRST_PATIENCE_MS} ms after its
- * duration, doubling with each sample in a row that came back empty or not at all (up to the service's
- * {@code bullet.rest.result.grace.ms}). So a first sample sent before the topology could read it (at a cold start of
- * the stack) is sent again seconds later, not after the whole grace, and a loaded topology still gets the time it needs. The REST service runs it like a health probe: not listed, no quota.
+ * starts is seen within an interval and an idle one costs a query per interval. One query at a time; a query that
+ * does not come back is not repeated until it ended or was given up: a sample's result may come up to
+ * {@value #FIRST_PATIENCE_MS} ms after its duration, doubling with each sample in a row that came back empty or not at
+ * all (up to the service's {@code bullet.rest.result.grace.ms}). So a first sample sent before the topology could read
+ * it (at a cold start of the stack) is sent again seconds later, not after the whole grace, and a loaded topology
+ * still gets the time it needs. The REST service runs it like a health probe: not listed, no quota.
  *
  * <p>Thread-safe; {@link #tick()} is what the sampler's thread calls once a second (tests call it directly).
  */
@@ -103,8 +104,8 @@ public final class SchemaSampler implements AutoCloseable {
         return true;
     }
 
-    /** How long after its duration the next sample's result is waited for. */
-    long patienceMs() {
+    /** How long after its duration the next sample's result is waited for (read after {@link #inFlight} is taken). */
+    private long patienceMs() {
         return FIRST_PATIENCE_MS << Math.min(emptyStreak, PATIENCE_DOUBLINGS);
     }
 

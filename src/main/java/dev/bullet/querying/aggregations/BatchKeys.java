@@ -9,8 +9,9 @@ import java.util.List;
  * The keys of an index batch's records (up to 64) for the aggregations fed a batch at a time
  * ({@link Aggregator#consumeBatch}), cut once per record, field list and way of cutting ({@link Cut}) and numbered:
  * every distinct key among the batch's records gets a small id, shared by all the queries that cut keys over the same
- * fields alike (per thread, in a table per field list and cut). A query then meets its matches as {@link Runs}: one run per distinct key, in the order the keys first occur
- * among its matches, with the positions of the records that have it. Updating a sketch once per run in that order is
+ * fields alike (per thread, in a table per field list and cut). A query then meets its matches as {@link Runs}: one
+ * run per distinct key, in the order the keys first occur among its matches, with the positions of the records that
+ * have it. Updating a sketch once per run in that order is
  * what updating it once per record gives when duplicates within a batch change nothing but a count (see each
  * aggregator's {@code consumeBatch}).
  */
