@@ -103,6 +103,24 @@ public final class ReadWatermarks implements ReadProgress {
         return n;
     }
 
+    /**
+     * What each spout task last reported, for a log line when a final result could not wait for every batch: per
+     * task, its instance, the report's time, and the read times of its batches in flight (at most the first eight).
+     */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        latest.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            Report r = e.getValue();
+            long[] shown = Arrays.copyOf(r.pendingReadTimes(), Math.min(8, r.pendingReadTimes().length));
+            sb.append(sb.isEmpty() ? "" : "; ").append("task ").append(e.getKey()).append(" instance ")
+              .append(Long.toHexString(r.instance())).append(" at ").append(r.time()).append(" in flight ")
+              .append(r.pendingReadTimes().length).append(' ').append(Arrays.toString(shown));
+        });
+        lost.forEach((task, replaced) -> sb.append("; task ").append(task).append(" replaced ").append(replaced.size())
+                                           .append(" times, last at ").append(replaced.peekLast().replacedAt()));
+        return sb.toString();
+    }
+
     /** Forgets replaced instances older than {@code before} (no running query can have ended before them). */
     public void forgetBefore(long before) {
         for (Iterator<ArrayDeque<Lost>> it = lost.values().iterator(); it.hasNext(); ) {

@@ -9,6 +9,7 @@ import dev.bullet.pubsub.UnconfirmedResults.Outgoing;
 import dev.bullet.query.MemoryBounds;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.JoinEngine;
+import dev.bullet.querying.JoinQuerier;
 import dev.bullet.querying.JoinStateKeeper;
 import dev.bullet.querying.ReadWatermarks;
 import dev.bullet.querying.ReplayWait;
@@ -360,6 +361,7 @@ public class JoinBolt extends BaseRichBolt {
                     openState();
                 }
                 engine.tick(clock.now(), out);
+                logUnread(out);
                 unconfirmed.resend(outgoing);
                 break;
             case Streams.CONFIRM:
@@ -563,4 +565,16 @@ public class JoinBolt extends BaseRichBolt {
         declarer.declareStream(Streams.REPLAY, true, StreamFields.of(Fields.ID, Fields.QUERY,
                                                                                      Fields.START_TIME, Fields.REPLY_PARTITION));
     }
+
+    /** A final result that could not wait for every record batch read before its end: what the spouts last said. */
+    private void logUnread(List<JoinEngine.Emitted> emitted) {
+        for (JoinEngine.Emitted e : emitted) {
+            Map<String, Object> meta = e.result().meta();
+            if (reads != null && e.result().isFinal() && meta != null && meta.get(JoinQuerier.INCOMPLETE) != null) {
+                LOG.warn("Join task {}: query {} ended at {} incomplete ({}); the spout tasks last reported: {}", taskId,
+                         e.id(), clock.now(), meta.get(JoinQuerier.INCOMPLETE), reads.describe());
+            }
+        }
+    }
+
 }

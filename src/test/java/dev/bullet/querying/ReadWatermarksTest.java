@@ -43,4 +43,16 @@ class ReadWatermarksTest {
         assertEquals(0, reads.lost(END + 1, END + 5_000), "a query that ended after the restart counts them again");
         assertTrue(reads.settled(END));
     }
+
+    @Test
+    void describesWhatEachSpoutTaskLastReportedAndItsRestarts() {
+        ReadWatermarks reads = new ReadWatermarks(2);
+        reads.report(2, 0xb, END + 5, new long[] {END - 7, END - 9});
+        reads.report(1, 0xa, END - 100, new long[] {});
+        reads.report(1, 0xc, END + 1, new long[] {END - 3});
+        assertEquals("task 1 instance c at " + (END + 1) + " in flight 1 [" + (END - 3) + "]; task 2 instance b at "
+                     + (END + 5) + " in flight 2 [" + (END - 9) + ", " + (END - 7) + "]; task 1 replaced 1 times, last at "
+                     + (END + 1), reads.describe());
+    }
+
 }

@@ -228,12 +228,17 @@ final class StormClusterFixture {
     void awaitLoaded(int port, long loadsBefore, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (loads(port) > loadsBefore && workerPid(port) != -1) {
+            if (isLoaded(port, loadsBefore)) {
                 return;
             }
             LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // poll interval
         }
         fail("no worker (re)started on port " + port + " within " + timeout + "; see " + dir);
+    }
+
+    /** Whether a worker JVM runs on this port and finished loading more than {@code loadsBefore} times. */
+    boolean isLoaded(int port, long loadsBefore) throws IOException {
+        return loads(port) > loadsBefore && workerPid(port) != -1;
     }
 
     /** The worker JVM on this slot port under this cluster's Storm home, or -1 (as {@code ClusterWorkers} finds it). */
