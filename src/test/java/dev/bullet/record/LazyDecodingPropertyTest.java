@@ -102,7 +102,7 @@ class LazyDecodingPropertyTest {
         Record eager = RecordDecoder.decodeEagerly(json);
         Record lazy = decoder.decode(bytes);
         if (eager == null) {
-            assertNull(lazy, "gson rejects, so must the lazy decoder: " + json);
+            assertNull(lazy, () -> "gson rejects, so must the lazy decoder: " + json);
             return;
         }
         assertEquals(eager.asMap() == null, lazy == null, json);
@@ -111,7 +111,7 @@ class LazyDecodingPropertyTest {
             for (byte b : bytes) {
                 plain &= b >= 0 && b != '\\';
             }
-            assertEquals(plain, ((LazyRecord) lazy).plainAscii(), "plain ASCII of " + json);
+            assertEquals(plain, ((LazyRecord) lazy).plainAscii(), () -> "plain ASCII of " + json);
         }
         Record fresh = decoder.decode(bytes);
         if (fresh instanceof LazyRecord) {
@@ -120,7 +120,7 @@ class LazyDecodingPropertyTest {
         for (String key : KEYS) {
             for (String path : List.of(key, key + ".a", key + ".0", key + ".0.b", key + ".m.l", "m." + key, "l.1")) {
                 FieldPath p = FieldPath.of(path);
-                assertEquals(eager.get(p), fresh.get(p), "path " + path + " of " + json);
+                assertEquals(eager.get(p), fresh.get(p), () -> "path " + path + " of " + json);
             }
         }
         for (String key : KEYS) { // a span, walked in the bytes or found through a view, holds what get reads
@@ -165,7 +165,8 @@ class LazyDecodingPropertyTest {
                 long[] out = new long[tree.capacity()];
                 record.treeSpans(tree, record.layoutSlot(FieldPath.of(head)), out);
                 for (int p = 0; p < paths.size(); p++) {
-                    assertEquals(record.span(paths.get(p)), out[p], paths.get(p) + (viewed ? " (head read)" : "") + " of " + json);
+                    FieldPath path = paths.get(p);
+                    assertEquals(record.span(path), out[p], () -> path + (viewed ? " (head read)" : "") + " of " + json);
                 }
             }
         }
@@ -173,7 +174,7 @@ class LazyDecodingPropertyTest {
             assertSameContainer(eager.get(FieldPath.of(key)), decoder.decode(bytes).get(FieldPath.of(key)), json);
         }
         assertEquals(eager.asMap(), lazy.asMap(), json);
-        assertEquals(new ArrayList<>(eager.asMap().keySet()), new ArrayList<>(lazy.asMap().keySet()), "key order " + json);
+        assertEquals(new ArrayList<>(eager.asMap().keySet()), new ArrayList<>(lazy.asMap().keySet()), () -> "key order " + json);
     }
 
     private static void assertSpanHolds(Object expected, LazyRecord record, FieldPath path, String json) {
@@ -182,13 +183,13 @@ class LazyDecodingPropertyTest {
             return;
         }
         if (span == Span.MISSING) {
-            assertNull(expected, "span MISSING, path " + path + " of " + json);
+            assertNull(expected, () -> "span MISSING, path " + path + " of " + json);
             return;
         }
         byte[] data = record.bytes();
         int start = Span.start(span);
         String text = new String(data, start, Span.end(span) - start, StandardCharsets.UTF_8);
-        assertEquals(expected, JsonCodec.parse(text), "span of path " + path + " of " + json);
+        assertEquals(expected, JsonCodec.parse(text), () -> "span of path " + path + " of " + json);
     }
 
     /** A container read in place against the decoded one: every Map and List operation the engine uses. */
@@ -198,16 +199,16 @@ class LazyDecodingPropertyTest {
             Map<?, ?> e = (Map<?, ?>) expected;
             Map<?, ?> a = (Map<?, ?>) actual;
             assertEquals(e.size(), a.size(), json);
-            assertEquals(new ArrayList<>(e.keySet()), new ArrayList<>(a.keySet()), "key order " + json);
-            assertEquals(new ArrayList<>(e.values()), new ArrayList<>(a.values()), "values " + json);
-            assertEquals(new ArrayList<>(e.entrySet()), new ArrayList<>(a.entrySet()), "entries " + json);
+            assertEquals(new ArrayList<>(e.keySet()), new ArrayList<>(a.keySet()), () -> "key order " + json);
+            assertEquals(new ArrayList<>(e.values()), new ArrayList<>(a.values()), () -> "values " + json);
+            assertEquals(new ArrayList<>(e.entrySet()), new ArrayList<>(a.entrySet()), () -> "entries " + json);
             for (String key : KEYS) {
-                assertEquals(e.containsKey(key), a.containsKey(key), key + " in " + json);
-                assertEquals(e.get(key), a.get(key), key + " in " + json);
+                assertEquals(e.containsKey(key), a.containsKey(key), () -> key + " in " + json);
+                assertEquals(e.get(key), a.get(key), () -> key + " in " + json);
             }
             assertEquals(e.containsKey(1), a.containsKey(1), json);
             assertEquals(e.hashCode(), a.hashCode(), json);
-            assertEquals(a, e, "symmetric equals " + json);
+            assertEquals(a, e, () -> "symmetric equals " + json);
             for (Object key : e.keySet()) {
                 assertSameContainer(e.get(key), a.get(key), json);
             }
@@ -216,7 +217,7 @@ class LazyDecodingPropertyTest {
             List<?> a = (List<?>) actual;
             assertEquals(e.size(), a.size(), json);
             assertEquals(e.hashCode(), a.hashCode(), json);
-            assertEquals(a, e, "symmetric equals " + json);
+            assertEquals(a, e, () -> "symmetric equals " + json);
             for (int i = 0; i < e.size(); i++) {
                 assertSameContainer(e.get(i), a.get(i), json);
             }
