@@ -31,6 +31,8 @@ import java.util.Set;
 public final class JoinQuerier {
     /** Result metadata key present when the result may miss data because the Join task restarted. */
     public static final String INCOMPLETE = "incomplete";
+    /** In {@link #INCOMPLETE}: how many record batches read during the query its result is missing. */
+    public static final String INCOMPLETE_BATCHES = "batches";
     /** Why a result may miss data after the Join task restarted ({@link #markRestored}). */
     static final String RESTARTED_REASON = "the Join task that held this query restarted; data merged before then, or"
                                            + " read before the task had the query again, is lost";
@@ -492,12 +494,12 @@ public final class JoinQuerier {
         }
         if (isFinal && unreadReason != null) {
             m = new LinkedHashMap<>(m);
-            m.put(INCOMPLETE, Map.of("reason", unreadReason, "batches", unreadBatches, "window", windowNumber));
+            m.put(INCOMPLETE, Map.of("reason", unreadReason, INCOMPLETE_BATCHES, unreadBatches, "window", windowNumber));
         }
         if (partlyMerged > 0) {
             m = new LinkedHashMap<>(m);
             m.put(INCOMPLETE, Map.of("reason", "record batches read again overlapped merged ones only in part and were left out",
-                                     "batches", partlyMerged, "window", windowNumber));
+                                     INCOMPLETE_BATCHES, partlyMerged, "window", windowNumber));
         }
         Result result = new Result(rows, m, isFinal);
         // the outer query (bullet-core: after the post-aggregations of every result, each window's and the final one)

@@ -566,15 +566,18 @@ public class JoinBolt extends BaseRichBolt {
                                                                                      Fields.START_TIME, Fields.REPLY_PARTITION));
     }
 
-    /** A final result that could not wait for every record batch read before its end: what the spouts last said. */
+    /** A final result missing record batches (not merged in time, or lost): what the spouts last said. */
     private void logUnread(List<JoinEngine.Emitted> emitted) {
+        if (reads == null) {
+            return;
+        }
         for (JoinEngine.Emitted e : emitted) {
             Map<String, Object> meta = e.result().meta();
-            if (reads != null && e.result().isFinal() && meta != null && meta.get(JoinQuerier.INCOMPLETE) != null) {
+            if (e.result().isFinal() && meta != null && meta.get(JoinQuerier.INCOMPLETE) instanceof Map<?, ?> incomplete
+                && incomplete.containsKey(JoinQuerier.INCOMPLETE_BATCHES)) {
                 LOG.warn("Join task {}: query {} ended at {} incomplete ({}); the spout tasks last reported: {}", taskId,
-                         e.id(), clock.now(), meta.get(JoinQuerier.INCOMPLETE), reads.describe());
+                         e.id(), clock.now(), incomplete, reads.describe());
             }
         }
     }
-
 }

@@ -54,5 +54,4 @@ class ReadWatermarksTest {
                      + (END + 5) + " in flight 2 [" + (END - 9) + ", " + (END - 7) + "]; task 1 replaced 1 times, last at "
                      + (END + 1), reads.describe());
     }
-
 }
