@@ -54,6 +54,9 @@ class BqlCorpusTest {
 
     enum Outcome { BOTH_REJECT, SAME, REFUSED, DIFFERENT, ALLOWED_DIFFERENCE, ACCEPTS_WHAT_CORE_REJECTS }
 
+    /** A query whose answer holds the time it runs ({@code UNIXTIMESTAMP()} without arguments). */
+    private static final Pattern READS_CLOCK = Pattern.compile("(?i)\\bUNIXTIMESTAMP\\s*\\(\\s*\\)");
+
     private static final Pattern ORDER_BY = Pattern.compile("(?i)\\border\\s+by\\s+(.*?)(\\s+windowing\\b|\\s+limit\\b|;|$)");
 
     @Test
@@ -69,6 +72,13 @@ class BqlCorpusTest {
             QueryParser.Result parsed = parser.parse(bql);
             Object ours = parsed.isValid() ? ours(bql, records) : "refused: " + parsed.errors().get(0).error();
             Outcome outcome = classify(bql, theirs, ours);
+            // the two engines read the clock a moment apart: a second may turn between them, not twice in a row
+            boolean readsClock = READS_CLOCK.matcher(bql).find();
+            for (int again = 0; again < 2 && outcome == Outcome.DIFFERENT && readsClock; again++) {
+                theirs = theirs(reference, bql, records);
+                ours = ours(bql, records);
+                outcome = classify(bql, theirs, ours);
+            }
             counts.merge(outcome, 1, Integer::sum);
             if (outcome != Outcome.SAME && outcome != Outcome.BOTH_REJECT) {
                 report.append(outcome).append(": ").append(bql).append("\n    bullet-core: ").append(abbreviate(theirs))
