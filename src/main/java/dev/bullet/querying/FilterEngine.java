@@ -36,9 +36,15 @@ import java.util.function.Consumer;
 public final class FilterEngine {
     /**
      * A partial for the query's Join task: its {@code payload} as a tuple carries it (a {@link RawPartial} or a
-     * {@code byte[]}), null for a bare "last" marker.
+     * {@code byte[]}), null for a bare "last" marker; {@code filled}: a RAW query without a window that has found all
+     * its records with this one ({@link #isSatisfied}, without a lookup).
      */
-    public record Partial(String id, Object payload, boolean last) {
+    public record Partial(String id, Object payload, boolean last, boolean filled) {
+        /** A partial of a query that may want more records. */
+        public Partial(String id, Object payload, boolean last) {
+            this(id, payload, last, false);
+        }
+
         /** The payload as bytes: a RAW partial's JSON array, any other partial as it is; null for none. */
         public byte[] data() {
             return payload instanceof RawPartial ? ((RawPartial) payload).bytes() : (byte[]) payload;
@@ -355,7 +361,7 @@ public final class FilterEngine {
             querier.markPendingFlush(false);
             Object data = querier.takePayload();
             if (data != null) {
-                out.add(new Partial(querier.id(), data, false));
+                out.add(new Partial(querier.id(), data, false, querier.isSatisfied()));
             }
         }
         touchedRaw.clear();

@@ -51,6 +51,7 @@ class FilterEngineTest {
         assertEquals(1, engine.indexed(), "the filled query left the index, the other one did not");
         assertEquals(1, out.size());
         assertEquals("q", out.get(0).id());
+        assertTrue(out.get(0).filled(), "the partial says the query found all its records");
         List<Map<String, Object>> rows = RawAggregator.decode(out.get(0).data());
         assertEquals(List.of(0L, 2L), rows.stream().map(r -> ((Number) r.get("n")).longValue()).toList());
         out.clear();
@@ -61,6 +62,21 @@ class FilterEngineTest {
         assertEquals(1, engine.indexed());
         assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 2"), T0 + 30));
         assertEquals(2, engine.indexed(), "submitted again, it is indexed again");
+    }
+
+    @Test
+    void aRawPartialIsFilledOnlyWithTheQuerysLastRecord() {
+        assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 3"), T0));
+        engine.consume(List.of(rec("a", 1), rec("b", 2), rec("a", 3)), T0 + 10, out);
+        assertEquals(1, out.size());
+        assertFalse(out.get(0).filled(), "two of three records");
+        assertFalse(engine.isSatisfied("q"));
+        out.clear();
+        engine.consume(List.of(rec("b", 4), rec("a", 5), rec("a", 6)), T0 + 20, out);
+        assertEquals(1, out.size());
+        assertTrue(out.get(0).filled(), "the third record fills it");
+        assertEquals(1, RawAggregator.decode(out.get(0).data()).size(), "and the partial holds only the third");
+        assertTrue(engine.isSatisfied("q"));
     }
 
     private static String rawAnd(String first, String second) {
