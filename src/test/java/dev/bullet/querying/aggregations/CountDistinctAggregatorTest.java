@@ -1,14 +1,20 @@
 package dev.bullet.querying.aggregations;
 
+import dev.bullet.query.NamedField;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
 import dev.bullet.testing.Queries;
 import dev.bullet.testing.Records;
+import org.apache.datasketches.theta.SetOperation;
+import org.apache.datasketches.theta.Union;
+import org.apache.datasketches.theta.UpdateSketch;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
 import static dev.bullet.testing.Records.mapOf;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,6 +36,48 @@ class CountDistinctAggregatorTest {
         // (x,1) (x,2) (y,1) (y,null) (y,"1") (y,1.0): a missing field and a null count as the same value
         assertEquals(List.of(mapOf("COUNT DISTINCT", 6L)), cd.records());
         assertInstanceOf(Long.class, cd.records().get(0).get("COUNT DISTINCT"));
+    }
+
+    /**
+     * An exact sketch is serialised without a union: the bytes must be those of the union of it (what the partial is
+     * defined as, and what a sketch past its nominal entries still goes through), for every size up to the capacity,
+     * one key, none, and only keys the sketch rejects.
+     */
+    @Test
+    void anExactPartialHasTheBytesOfItsUnion() {
+        int entries = QuerySettings.defaults().countDistinctEntries();
+        SketchKeys.Fields keys = SketchKeys.fields(List.of(NamedField.of("a", "a")));
+        for (int n : new int[] {0, 1, 2, 3, 17, 1000, entries - 1, entries, entries + 1, 2 * entries, 5 * entries}) {
+            Aggregator cd = Aggregations.create("{\"type\": \"COUNT DISTINCT\", \"fields\": {\"a\": \"a\"}}");
+            UpdateSketch expected = UpdateSketch.builder().setNominalEntries(entries).build();
+            for (int i = 0; i < n; i++) {
+                Record record = Records.of("a", "k" + (i * 7919L % 1_000_003L)).build();
+                cd.consume(record);
+                expected.update(SketchKeys.keyOf(keys, record));
+                if (i % 3 == 0) { // a repeat changes nothing
+                    cd.consume(record);
+                }
+            }
+            Union union = SetOperation.builder().setNominalEntries(entries).buildUnion();
+            union.union(expected);
+            assertArrayEquals(union.getResult().toByteArray(), cd.serialize(), n + " keys");
+            cd.reset();
+            Union empty = SetOperation.builder().setNominalEntries(entries).buildUnion();
+            assertArrayEquals(empty.getResult().toByteArray(), cd.serialize(), "after a reset, " + n);
+        }
+    }
+
+    @Test
+    void aPartialAfterCombiningIsTheUnionOfBoth() {
+        Aggregator filter = Aggregations.create(BY_AB);
+        filter.consume(Records.of("a", "x", "b", 1L).build());
+        Aggregator join = Aggregations.create(BY_AB);
+        join.combine(filter.serialize());
+        join.consume(Records.of("a", "y", "b", 1L).build());
+        join.consume(Records.of("a", "x", "b", 1L).build());
+        Aggregator reread = Aggregations.create(BY_AB);
+        reread.combine(join.serialize());
+        assertEquals(List.of(mapOf("COUNT DISTINCT", 2L)), reread.records());
     }
 
     @Test
