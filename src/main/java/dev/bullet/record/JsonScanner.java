@@ -78,10 +78,11 @@ final class JsonScanner {
                         return null;
                     }
                     ascii &= c < 0x80;
-                    hash = 31 * hash + c;
+                    hash = Integer.rotateLeft(hash, 8) ^ c;
                     j++;
                 }
                 keysAscii &= ascii;
+                hash = keyHash(hash, j - keyStart, ascii);
                 if (j >= n || !ascii && !wellFormedUtf8(b, keyStart, j)) {
                     // gson reads ill-formed UTF-8 as U+FFFD: such a key is not its raw bytes, let gson decide
                     return null;
@@ -178,12 +179,34 @@ final class JsonScanner {
         return true;
     }
 
+    /** Keys of at most this many ASCII bytes have an {@linkplain #isExact exact} hash. */
+    static final int EXACT_KEY_BYTES = 4;
+
+    /**
+     * The hash of a top-level key as the scan writes it in the key's slot (and {@link KeyShape} groups records by):
+     * its bytes folded into an int, each shifted in with a rotation by 8 bits, so a key of at most
+     * {@value #EXACT_KEY_BYTES} ASCII bytes (no control character: the scan takes no key with one) is its bytes
+     * themselves; such a key's hash has the top bit set (no byte is 0, so the length is there too, and no two such
+     * keys share a hash), any other key's the top bit clear.
+     */
     static int hash(byte[] key) {
         int hash = 0;
+        boolean ascii = true;
         for (byte x : key) {
-            hash = 31 * hash + (x & 0xff);
+            hash = Integer.rotateLeft(hash, 8) ^ (x & 0xff);
+            ascii &= x >= 0x20; // a control character is in no scanned key (and 0 would hide the length)
         }
-        return hash;
+        return keyHash(hash, key.length, ascii);
+    }
+
+    /** Whether a key hash is the key itself: two keys with this hash are the same key. */
+    static boolean isExact(int hash) {
+        return hash < 0;
+    }
+
+    /** {@link #hash} from the key's folded bytes. */
+    private static int keyHash(int folded, int length, boolean ascii) {
+        return ascii && length <= EXACT_KEY_BYTES ? folded | Integer.MIN_VALUE : folded & Integer.MAX_VALUE;
     }
 
     /** {@link RawJson#skipSpace} that stops at {@code n}: the bytes here are not validated yet. */

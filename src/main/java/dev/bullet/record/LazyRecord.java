@@ -84,7 +84,7 @@ public final class LazyRecord implements Record {
         if (map != null) {
             return Span.UNSURE;
         }
-        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
+        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord(), path.headHash());
         return slot == UNSURE_SLOT ? Span.UNSURE : slot < 0 ? Span.MISSING : spanOf(slot);
     }
 
@@ -102,7 +102,7 @@ public final class LazyRecord implements Record {
     }
 
     private long spanFrom(FieldPath path, int layoutSlot) {
-        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord());
+        int slot = checkSlot(layoutSlot, path.headUtf8(), path.headWord(), path.headHash());
         if (slot == UNSURE_SLOT) {
             return Span.UNSURE;
         }
@@ -132,7 +132,7 @@ public final class LazyRecord implements Record {
             Arrays.fill(out, 0, n, Span.UNSURE);
             return;
         }
-        int slot = checkSlot(layoutSlot, tree.headUtf8(), tree.headWord());
+        int slot = checkSlot(layoutSlot, tree.headUtf8(), tree.headWord(), tree.headHash());
         if (slot == UNSURE_SLOT) {
             Arrays.fill(out, 0, n, Span.UNSURE);
             return;
@@ -308,15 +308,15 @@ public final class LazyRecord implements Record {
 
     /** The slot of a top-level key whose value is not null; MISSING_SLOT; UNSURE_SLOT (duplicate key hashes). */
     private int topSlot(byte[] key, int hash) {
-        return checkSlot(shape.slotOf(hash), key, 0);
+        return checkSlot(shape.slotOf(hash), key, 0, hash);
     }
 
     /** {@link #topSlot} from the layout's answer for the key's hash: the key and a non-null value are checked here. */
-    private int checkSlot(int slot, byte[] key, long keyWord) {
+    private int checkSlot(int slot, byte[] key, long keyWord, int hash) {
         if (slot == KeyShape.AMBIGUOUS) {
             return UNSURE_SLOT;
         }
-        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key, keyWord) || data[slots[slot * JsonScanner.SLOT + 2]] == 'n') {
+        if (slot < 0 || !sameKey(slot * JsonScanner.SLOT, key, keyWord, hash) || data[slots[slot * JsonScanner.SLOT + 2]] == 'n') {
             return MISSING_SLOT;
         }
         return slot;
@@ -460,7 +460,7 @@ public final class LazyRecord implements Record {
     private Object top(byte[] key, int hash, long keyWord) {
         int slot = shape.slotOf(hash);
         if (slot >= 0) {
-            return sameKey(slot * JsonScanner.SLOT, key, keyWord) ? value(slot) : null;
+            return sameKey(slot * JsonScanner.SLOT, key, keyWord, hash) ? value(slot) : null;
         }
         if (slot == KeyShape.ABSENT) {
             return null;
@@ -474,8 +474,15 @@ public final class LazyRecord implements Record {
         return null;
     }
 
-    /** {@link #sameKey(int, byte[])}, in one masked read when the key has a {@link FieldPath#keyWord} (not 0). */
-    private boolean sameKey(int s, byte[] key, long keyWord) {
+    /**
+     * Whether the key at slot offset {@code s} is {@code key}, whose {@link JsonScanner#hash} is {@code hash}: without
+     * a look at the key's bytes when the slot holds that hash and it is {@linkplain JsonScanner#isExact exact};
+     * else as {@link #sameKey(int, byte[])}, in one masked read when the key has a {@link FieldPath#keyWord} (not 0).
+     */
+    private boolean sameKey(int s, byte[] key, long keyWord, int hash) {
+        if (JsonScanner.isExact(hash) && slots[s] == hash) {
+            return true;
+        }
         int start = slots[s + 1];
         if (keyWord != 0 && start + 8 <= data.length) {
             return (Swar.word(data, start) & FieldPath.keyMask(key.length)) == keyWord;

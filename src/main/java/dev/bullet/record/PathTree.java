@@ -35,6 +35,7 @@ public final class PathTree {
     private final String head;
     private final byte[] headUtf8;
     private final long headWord;
+    private final int headHash;
     private final List<FieldPath> paths = new ArrayList<>();
     private int size;
     private Node root;
@@ -44,6 +45,7 @@ public final class PathTree {
         this.head = head;
         this.headUtf8 = head.getBytes(StandardCharsets.UTF_8);
         this.headWord = FieldPath.keyWord(headUtf8);
+        this.headHash = JsonScanner.hash(headUtf8);
     }
 
     /** Adds a path under the head (two segments or more); returns its position. */
@@ -89,6 +91,11 @@ public final class PathTree {
 
     long headWord() {
         return headWord;
+    }
+
+    /** {@link JsonScanner#hash} of the head. */
+    int headHash() {
+        return headHash;
     }
 
     byte[] headUtf8() {

@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lazy decoding must be indistinguishable from decoding everything with gson (SPEC §5): over random records, random
@@ -358,19 +360,47 @@ class LazyDecodingPropertyTest {
 
     @Test
     void aLayoutSharedByRecordsWhoseKeysOnlyHashAlikeNeverAnswersForTheWrongKey() {
-        // "Aa", "BB" and "C#" hash alike, so these records share one key layout; only the first one's keys are the
-        // layout's own bytes, and a slot found through another record's layout must still be checked against the key,
-        // before and after warm() has checked the record's keys against the layout's
-        // (keys of 8 bytes and more, and keys in a message's last 8 bytes, are compared another way: both are here)
+        // "abcdz", "zbcda" and "bbcdy" hash alike (bytes four apart fold onto each other), so these records share
+        // one key layout; only the first one's keys are the layout's own bytes, and a slot found through another
+        // record's layout must still be checked against the key, before and after warm()
+        // (keys of 8 bytes and more are compared another way: both are here)
         assertLayoutNeverAnswersForTheWrongKey(
-            List.of("{\"Aa\":1,\"x\":{\"Aa\":2}}", "{\"BB\":3,\"x\":{\"Aa\":4}}", "{\"Aa\":5,\"x\":{\"Aa\":6}}",
-                    "{\"C#\":7,\"x\":null}", "{\"BB\":8,\"x\":9}"),
-            List.of(FieldPath.of("Aa"), FieldPath.of("BB"), FieldPath.of("C#"), FieldPath.of("x.Aa")));
+            List.of("{\"abcdz\":1,\"x\":{\"Aa\":2}}", "{\"zbcda\":3,\"x\":{\"Aa\":4}}", "{\"abcdz\":5,\"x\":{\"Aa\":6}}",
+                    "{\"bbcdy\":7,\"x\":null}", "{\"zbcda\":8,\"x\":9}"),
+            List.of(FieldPath.of("abcdz"), FieldPath.of("zbcda"), FieldPath.of("bbcdy"), FieldPath.of("x.Aa")));
         assertLayoutNeverAnswersForTheWrongKey(
-            List.of("{\"AaAaAaAaAa\":1,\"x\":2,\"Aa\":3}", "{\"BBBBBBBBBB\":4,\"x\":5,\"BB\":6}",
-                    "{\"AaAaAaAaBB\":7,\"x\":8,\"Aa\":9}", "{\"AaAaAaAaAa\":10,\"x\":11,\"C#\":12}"),
-            List.of(FieldPath.of("AaAaAaAaAa"), FieldPath.of("BBBBBBBBBB"), FieldPath.of("AaAaAaAaBB"), FieldPath.of("x"),
-                    FieldPath.of("Aa"), FieldPath.of("BB"), FieldPath.of("C#")));
+            List.of("{\"abcdeabcde\":1,\"x\":2,\"abcdq\":3}", "{\"ebcdaebcda\":4,\"x\":5,\"qbcda\":6}",
+                    "{\"abcdeebcda\":7,\"x\":8,\"abcdq\":9}", "{\"abcdeabcde\":10,\"x\":11,\"bbcdr\":12}"),
+            List.of(FieldPath.of("abcdeabcde"), FieldPath.of("ebcdaebcda"), FieldPath.of("abcdeebcda"), FieldPath.of("x"),
+                    FieldPath.of("abcdq"), FieldPath.of("qbcda"), FieldPath.of("bbcdr")));
+    }
+
+    @Test
+    void shortAsciiKeysAreTheirOwnHashSoOnlyEqualKeysShareALayout() {
+        // "Aa", "BB" and "C#" hash alike under a 31-polynomial; a key of at most four ASCII bytes is hashed as its
+        // bytes, so these records have layouts of their own, and each key is found as get finds it
+        List<String> records = List.of("{\"Aa\":1,\"x\":2}", "{\"BB\":3,\"x\":4}", "{\"C#\":5,\"x\":6}",
+                                       "{\"\":7,\"x\":8}", "{\"Aa \":9,\"x\":10}", "{\"é\":11,\"x\":12}");
+        List<FieldPath> paths = List.of(FieldPath.of("Aa"), FieldPath.of("BB"), FieldPath.of("C#"), FieldPath.of("Aa "), FieldPath.of("é"), FieldPath.of("x"), FieldPath.of("Aa\u0000"));
+        for (String a : records) {
+            LazyRecord layoutOf = (LazyRecord) decoder.decode(a.getBytes(StandardCharsets.UTF_8));
+            for (String json : records) {
+                LazyRecord record = (LazyRecord) decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+                assertTrue(a.equals(json) || layoutOf.layout() != record.layout(), a + " beside " + json);
+                Record eager = RecordDecoder.decodeEagerly(json);
+                for (FieldPath path : paths) {
+                    assertEquals(eager.get(path), record.get(path), path + " of " + json);
+                    long span = record.span(path);
+                    if (span != Span.UNSURE) { // a record with a non-ASCII key leaves its spans to get
+                        assertEquals(eager.get(path) == null, span == Span.MISSING, path + " of " + json);
+                    }
+                }
+            }
+        }
+        assertTrue(JsonScanner.isExact(JsonScanner.hash("C#".getBytes(StandardCharsets.UTF_8))));
+        assertFalse(JsonScanner.isExact(JsonScanner.hash("Aa\u0000".getBytes(StandardCharsets.UTF_8))));
+        assertFalse(JsonScanner.isExact(JsonScanner.hash("abcdz".getBytes(StandardCharsets.UTF_8))));
+        assertFalse(JsonScanner.isExact(JsonScanner.hash("é".getBytes(StandardCharsets.UTF_8))));
     }
 
     private void assertLayoutNeverAnswersForTheWrongKey(List<String> records, List<FieldPath> paths) {
