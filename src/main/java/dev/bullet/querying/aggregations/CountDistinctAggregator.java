@@ -23,8 +23,6 @@ import java.util.Map;
 final class CountDistinctAggregator implements Aggregator {
     private final List<NamedField> fields;
     private final SketchKeys.Fields keys;
-    /** How {@link #consumeBatch} cuts the records' keys: as {@link #consume} does. */
-    private final BatchKeys.Cut cut;
     private final String name;
     private final int entries;
     private UpdateSketch sketch;
@@ -36,7 +34,6 @@ final class CountDistinctAggregator implements Aggregator {
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
         this.keys = SketchKeys.fields(fields);
-        this.cut = BatchKeys.Cut.of(keys);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
         reset();
@@ -49,19 +46,24 @@ final class CountDistinctAggregator implements Aggregator {
     }
 
     /**
-     * Each distinct key of the batch's matches once, in the order the keys first occur: a key met again within the
-     * batch changes nothing in a Theta sketch (DataSketches 6.1.1 {@code HeapQuickSelectSketch.hashUpdate}: a hash
-     * over theta is rejected, a duplicate is found and rejected, only an insertion counts, resizes or rebuilds), so
-     * the sketch goes through the same insertions, resizes and rebuilds as record by record.
+     * Each matching record's key in batch order, as {@link #consume} does, but from the record's bytes when they tell
+     * it: a Theta sketch hashes a string's UTF-8 bytes (DataSketches 6.1.1 {@code UpdateSketch.update(String)} and
+     * {@code update(byte[])} hash the same bytes alike), so the key needs no {@code String}, and a key met again
+     * within the batch is the duplicate the sketch finds and rejects.
      */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
         if (mask == 0) {
             return;
         }
-        BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
-        for (int i = 0, n = runs.size(); i < n; i++) {
-            sketch.update(runs.key(i));
+        for (long m = mask; m != 0; m &= m - 1) {
+            Record record = records.get(from + Long.numberOfTrailingZeros(m));
+            byte[] key = SketchKeys.keyBytes(keys, record);
+            if (key != null) {
+                sketch.update(key);
+            } else {
+                sketch.update(SketchKeys.keyOf(keys, record));
+            }
         }
         empty = false;
     }

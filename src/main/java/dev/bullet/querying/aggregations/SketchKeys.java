@@ -135,6 +135,19 @@ final class SketchKeys {
      * (a decimal, a map or a list, an escape...): the key is then made from the decoded values.
      */
     private static String keyFromBytes(List<NamedField> fields, LazyRecord record, Recent recent) {
+        byte[] key = keyBytesFrom(fields, record, recent);
+        return key == null ? null : new String(key, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The UTF-8 bytes of {@link #keyOf}'s key when the record's bytes can tell it (plain ASCII), made afresh; null
+     * otherwise (then {@link #keyOf} makes it). A sketch that hashes a key's UTF-8 bytes takes them as they are.
+     */
+    static byte[] keyBytes(Fields fields, Record record) {
+        return record instanceof LazyRecord ? keyBytesFrom(fields.fields, (LazyRecord) record, RECENT.get()) : null;
+    }
+
+    private static byte[] keyBytesFrom(List<NamedField> fields, LazyRecord record, Recent recent) {
         int n = fields.size();
         if (n > recent.spans.length) {
             recent.spans = new long[Math.max(n, recent.spans.length * 2)];
@@ -189,7 +202,7 @@ final class SketchKeys {
             }
         }
         key[at] = ']';
-        return new String(key, StandardCharsets.ISO_8859_1);
+        return key;
     }
 
     static String key(List<Object> values) {
