@@ -21,6 +21,10 @@ import java.util.function.Consumer;
  * to a literal is the one case such a clause surely fails, so those queries are skipped without a test. A record
  * without the field meets only the {@code NOT ==} queries ({@code !=} needs a value). Numbers and booleans exclude
  * nothing (their equality has readings of its own); every other query is a candidate, tested with its full filter.
+ * A filter made only of negations, on one path or several ({@code a != x AND NOT b == y}, or {@code NOT (a == x OR
+ * b == y)}, which is the same), is a {@link Conjunction}: each part waits on its path as a negation does and marks the
+ * records it surely matches and those it may; after the batch's paths the query is handed out as matched where every
+ * part surely matched, and as a candidate where every part may.
  * Not thread-safe.
  *
  * @param <Q> the per-query object the index hands out
@@ -38,12 +42,43 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
          */
         final boolean typedNumbers;
         long stamp = -1;
+        /** The part of a conjunction this entry is, or null: it then marks records instead of handing them out. */
+        final Conjunction<Q> conjunction;
+        /** A part's records of the batch, a bit each: those it surely matches, and those it may (the sure ones too). */
+        long[] sure = NO_WORDS;
+        long[] maybe = NO_WORDS;
 
-        Entry(Q query, boolean matchesMissing, boolean entire, boolean typedNumbers) {
+        Entry(Q query, boolean matchesMissing, boolean entire, boolean typedNumbers, Conjunction<Q> conjunction) {
             this.query = query;
             this.matchesMissing = matchesMissing;
             this.entire = entire;
             this.typedNumbers = typedNumbers;
+            this.conjunction = conjunction;
+        }
+
+        void mark(int record, boolean surely) {
+            long bit = 1L << record;
+            maybe[record >>> 6] |= bit;
+            if (surely) {
+                sure[record >>> 6] |= bit;
+            }
+        }
+    }
+
+    private static final long[] NO_WORDS = new long[0];
+
+    /**
+     * A filter that is a conjunction of negations only, each a part on its path; {@code decides}: the conjunction is
+     * the whole filter (or a branch of a top-level OR), so where every part surely matches the query matches.
+     */
+    private static final class Conjunction<Q> {
+        final Q query;
+        final boolean decides;
+        final List<Entry<Q>> parts = new ArrayList<>();
+
+        Conjunction(Q query, boolean decides) {
+            this.query = query;
+            this.decides = decides;
         }
     }
 
@@ -63,6 +98,10 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     private record Placement<Q>(PathNegations<Q> path, Entry<Q> entry, List<TextKey> keys) {
     }
 
+    /** A negation a filter requires: its clause, and whether it is {@code NOT ==} (true of a missing value). */
+    private record Part(Clause.Relational clause, boolean matchesMissing) {
+    }
+
     private final PathSpans spans;
 
     NegationIndex(PathSpans spans) {
@@ -70,6 +109,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     }
 
     private final List<PathNegations<Q>> paths = new ArrayList<>();
+    private final List<Conjunction<Q>> conjunctions = new ArrayList<>();
     /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
     private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
     private final TextKey probe = TextKey.probe();
@@ -77,17 +117,32 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
 
     @Override
     public boolean add(Q query, Clause filter, boolean mayDecide) {
+        List<Part> parts = new ArrayList<>();
+        if (negations(filter, false, parts) && parts.size() > 1) {
+            Conjunction<Q> conjunction = new Conjunction<>(query, mayDecide);
+            for (Part part : parts) {
+                place(query, part.clause(), part.matchesMissing(), false, conjunction);
+            }
+            conjunctions.add(conjunction);
+            return true;
+        }
         Clause.Relational clause = required(filter);
         if (clause == null) {
             return false;
         }
+        place(query, clause, clause.operation() == Operation.EQUALS, ClauseIndex.isWhole(filter, clause) && mayDecide,
+              null);
+        return true;
+    }
+
+    private void place(Q query, Clause.Relational clause, boolean matchesMissing, boolean entire,
+                       Conjunction<Q> conjunction) {
         PathNegations<Q> path = pathNegations(clause.field());
-        boolean entire = ClauseIndex.isWhole(filter, clause);
         boolean typedNumbers = false;
         for (FilterValue v : clause.values()) {
             typedNumbers |= ClauseIndex.typedNumeric(v);
         }
-        Entry<Q> entry = new Entry<>(query, clause.operation() == Operation.EQUALS, entire && mayDecide, typedNumbers);
+        Entry<Q> entry = new Entry<>(query, matchesMissing, entire, typedNumbers, conjunction);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
             if (ClauseIndex.typedNumeric(v)) {
@@ -102,8 +157,48 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         if (entry.matchesMissing) {
             path.matchingMissing++;
         }
+        if (conjunction != null) {
+            conjunction.parts.add(entry);
+        }
         placements.computeIfAbsent(query, q -> new ArrayList<>(1)).add(new Placement<>(path, entry, keys));
-        return true;
+    }
+
+    /**
+     * Whether {@code clause} (negated when {@code negated}) is a conjunction of negations with plain literals or typed
+     * numbers, collected into {@code out}: a {@code !=}, a negated {@code ==}, a NOT of such, an AND of such, a
+     * negated OR of such ({@code NOT (a OR b)} is {@code NOT a AND NOT b}: each clause is true or false, a missing
+     * field making a relational clause false, so the law holds as it does in logic).
+     */
+    static boolean negations(Clause clause, boolean negated, List<Part> out) {
+        if (clause instanceof Clause.Relational) {
+            Clause.Relational r = (Clause.Relational) clause;
+            Operation wanted = negated ? Operation.EQUALS : Operation.NOT_EQUALS;
+            if (r.operation() != wanted || r.values().isEmpty() || !ClauseIndex.plainOrNumeric(r)) {
+                return false;
+            }
+            out.add(new Part(r, negated));
+            return true;
+        }
+        if (!(clause instanceof Clause.Logical)) {
+            return false;
+        }
+        List<Clause> inner = ((Clause.Logical) clause).clauses();
+        if (inner.isEmpty()) {
+            return false;
+        }
+        Operation op = clause.operation();
+        if (op == Operation.NOT) {
+            return inner.size() == 1 && negations(inner.get(0), !negated, out);
+        }
+        if (op == (negated ? Operation.OR : Operation.AND)) {
+            for (Clause c : inner) {
+                if (!negations(c, negated, out)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -131,16 +226,56 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             paths.remove(path);
             spans.release(path.span);
         }
+        conjunctions.remove(placement.entry().conjunction); // by identity; its other parts go with their placements
     }
 
     @Override
     public void candidates(PathSpans batch, Candidates<Q> out) {
+        int words = (batch.count() + 63) >>> 6;
+        for (int c = 0, nc = conjunctions.size(); c < nc; c++) {
+            for (Entry<Q> part : conjunctions.get(c).parts) {
+                if (part.maybe.length < words) {
+                    part.sure = new long[words];
+                    part.maybe = new long[words];
+                }
+            }
+        }
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathNegations<Q> path = paths.get(p);
             long[] column = batch.column(path.span);
             for (int r = 0, n = batch.count(); r < n; r++) {
                 out.record = r;
                 visitPath(path, batch, r, column[r], out.visit, out.matched);
+            }
+        }
+        for (int c = 0, nc = conjunctions.size(); c < nc; c++) {
+            handOut(conjunctions.get(c), words, out);
+        }
+    }
+
+    /** A conjunction's records of the batch, from its parts' marks (cleared for the next batch). */
+    private static <Q> void handOut(Conjunction<Q> conjunction, int words, Candidates<Q> out) {
+        List<Entry<Q>> parts = conjunction.parts;
+        for (int w = 0; w < words; w++) {
+            long sure = -1L;
+            long maybe = -1L;
+            for (int i = 0, n = parts.size(); i < n; i++) {
+                Entry<Q> part = parts.get(i);
+                sure &= part.sure[w];
+                maybe &= part.maybe[w];
+                part.sure[w] = 0;
+                part.maybe[w] = 0;
+            }
+            if (!conjunction.decides) {
+                sure = 0;
+            }
+            for (long m = sure; m != 0; m &= m - 1) {
+                out.record = (w << 6) + Long.numberOfTrailingZeros(m);
+                out.matched.accept(conjunction.query);
+            }
+            for (long m = maybe & ~sure; m != 0; m &= m - 1) {
+                out.record = (w << 6) + Long.numberOfTrailingZeros(m);
+                out.visit.accept(conjunction.query);
             }
         }
     }
@@ -181,7 +316,11 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             if (path.matchingMissing > 0) {
                 for (Entry<Q> entry : path.entries) {
                     if (entry.matchesMissing) {
-                        visit.accept(entry.query);
+                        if (entry.conjunction != null) {
+                            entry.mark(r, false);
+                        } else {
+                            visit.accept(entry.query);
+                        }
                     }
                 }
             }
@@ -197,7 +336,12 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
             if (entry.stamp != current) {
-                (decides && entry.entire && !(number && entry.typedNumbers) ? matched : visit).accept(entry.query);
+                boolean surely = decides && !(number && entry.typedNumbers);
+                if (entry.conjunction != null) {
+                    entry.mark(r, surely);
+                } else {
+                    (surely && entry.entire ? matched : visit).accept(entry.query);
+                }
             }
         }
     }
