@@ -41,6 +41,8 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
          * that may read as a number is tested (one that surely does not is still decided).
          */
         final boolean typedNumbers;
+        /** Every literal is null ({@code != null}, {@code NOT (== null)}): any value the record has matches. */
+        final boolean anyValue;
         long stamp = -1;
         /** The part of a conjunction this entry is, or null: it then marks records instead of handing them out. */
         final Conjunction<Q> conjunction;
@@ -48,11 +50,13 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         long[] sure = NO_WORDS;
         long[] maybe = NO_WORDS;
 
-        Entry(Q query, boolean matchesMissing, boolean entire, boolean typedNumbers, Conjunction<Q> conjunction) {
+        Entry(Q query, boolean matchesMissing, boolean entire, boolean typedNumbers, boolean anyValue,
+              Conjunction<Q> conjunction) {
             this.query = query;
             this.matchesMissing = matchesMissing;
             this.entire = entire;
             this.typedNumbers = typedNumbers;
+            this.anyValue = anyValue;
             this.conjunction = conjunction;
         }
 
@@ -139,14 +143,19 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
                        Conjunction<Q> conjunction) {
         PathNegations<Q> path = pathNegations(clause.field());
         boolean typedNumbers = false;
+        boolean nulls = false;
+        boolean onlyNulls = true;
         for (FilterValue v : clause.values()) {
             typedNumbers |= ClauseIndex.typedNumeric(v);
+            nulls |= v.value() == null;
+            onlyNulls &= v.value() == null;
         }
-        Entry<Q> entry = new Entry<>(query, matchesMissing, entire, typedNumbers, conjunction);
+        // a null literal: == is true of a missing or null field, so NOT == is not; != is never true of one
+        Entry<Q> entry = new Entry<>(query, matchesMissing && !nulls, entire, typedNumbers, onlyNulls, conjunction);
         List<TextKey> keys = new ArrayList<>();
         for (FilterValue v : clause.values()) {
-            if (ClauseIndex.typedNumeric(v)) {
-                continue; // no text excludes it: "5" and " 5" both equal 5, "5.5" equals no LONG
+            if (ClauseIndex.typedNumeric(v) || v.value() == null) {
+                continue; // no text excludes it: "5" and " 5" both equal 5, "5.5" equals no LONG; null: no value
             }
             TextKey key = TextKey.of(v.value());
             if (path.excludedBy.add(key, entry)) {
@@ -173,7 +182,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         if (clause instanceof Clause.Relational) {
             Clause.Relational r = (Clause.Relational) clause;
             Operation wanted = negated ? Operation.EQUALS : Operation.NOT_EQUALS;
-            if (r.operation() != wanted || r.values().isEmpty() || !ClauseIndex.plainOrNumeric(r)) {
+            if (r.operation() != wanted || !negatable(r)) {
                 return false;
             }
             out.add(new Part(r, negated));
@@ -336,7 +345,7 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         for (int i = 0, n = entries.size(); i < n; i++) {
             Entry<Q> entry = entries.get(i);
             if (entry.stamp != current) {
-                boolean surely = decides && !(number && entry.typedNumbers);
+                boolean surely = entry.anyValue || decides && !(number && entry.typedNumbers);
                 if (entry.conjunction != null) {
                     entry.mark(r, surely);
                 } else {
@@ -354,17 +363,34 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         return ClauseIndex.required(filter, c -> {
             if (c instanceof Clause.Relational) {
                 Clause.Relational r = (Clause.Relational) c;
-                return r.operation() == Operation.NOT_EQUALS && ClauseIndex.plainOrNumeric(r) ? r : null;
+                return r.operation() == Operation.NOT_EQUALS && negatable(r) ? r : null;
             }
             if (c instanceof Clause.Logical && c.operation() == Operation.NOT) {
                 List<Clause> inner = ((Clause.Logical) c).clauses();
                 if (inner.size() == 1 && inner.get(0) instanceof Clause.Relational) {
                     Clause.Relational r = (Clause.Relational) inner.get(0);
-                    return r.operation() == Operation.EQUALS && ClauseIndex.plainOrNumeric(r) ? r : null;
+                    return r.operation() == Operation.EQUALS && negatable(r) ? r : null;
                 }
             }
             return null;
         });
+    }
+
+    /**
+     * Whether the clause has values and each is plain, a typed number ({@link ClauseIndex#plainOrNumeric}) or a null
+     * literal (the field is missing or null).
+     */
+    private static boolean negatable(Clause.Relational r) {
+        if (r.values().isEmpty()) {
+            return false;
+        }
+        for (FilterValue v : r.values()) {
+            boolean nullLiteral = v.kind() == FilterValue.Kind.VALUE && v.value() == null;
+            if (!nullLiteral && !ClauseIndex.plainLike(v) && !ClauseIndex.typedNumeric(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private PathNegations<Q> pathNegations(FieldPath path) {

@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Filters made only of negations on several paths ({@code a != x AND NOT b == y}, {@code NOT (a == x OR b == y)}) are
- * decided by the negation index a batch at a time: a query is handed out as matched only where it matches, and every
+ * Filters made only of negations on several paths ({@code a != x AND NOT b == y}, {@code NOT (a == x OR b == y)}), and
+ * negations of null ({@code a != null}, {@code NOT (a == null)}, alone or among literals), are decided by the negation
+ * index a batch at a time: a query is handed out as matched only where it matches, and every
  * record it matches meets it — over batches longer than one word of bits, with records missing fields, holding
  * nulls, numbers, strings that read as numbers (typed literals), lists and maps, while queries come and go.
  */
@@ -37,6 +38,9 @@ class NegationConjunctionTest {
     private static String literal(Random r) {
         if (r.nextInt(6) == 0) { // BQL's typed numbers
             return "{\"kind\":\"VALUE\",\"value\":\"5\",\"type\":\"LONG\"}";
+        }
+        if (r.nextInt(6) == 0) { // a missing or null field
+            return "null";
         }
         return "\"" + LITERALS[r.nextInt(LITERALS.length)] + "\"";
     }
@@ -204,5 +208,26 @@ class NegationConjunctionTest {
         // b missing: NOT b == y holds (a candidate, tested), b != y does not (not handed out at all)
         assertEquals(Set.of(0), handed.visited.get(3));
         assertFalse(handed.matched.get(3).contains(1));
+    }
+
+    @Test
+    void aNegatedNullIsDecidedForAnyValueAndFailsAMissingOrNullField() {
+        QueryIndex<Integer> index = new QueryIndex<>();
+        index.add(0, Queries.parse("{\"filters\":[{\"field\":\"a\",\"operation\":\"!=\",\"values\":[null]}]}").filter());
+        index.add(1, Queries.parse("{\"filters\":[" + logical("NOT",
+            "{\"field\":\"a\",\"operation\":\"==\",\"values\":[null,\"x\"]}") + "]}").filter());
+        List<Record> records = new ArrayList<>();
+        for (String json : new String[] {"{\"a\":\"q\"}", "{\"a\":5}", "{\"a\":[1]}", "{\"a\":null}", "{\"b\":1}",
+                                         "{\"a\":\"x\"}"}) {
+            records.add(decoder.decode(json.getBytes(StandardCharsets.UTF_8)));
+        }
+        Handed handed = new Handed(records.size());
+        index.candidates(records, 0, records.size(), handed);
+        assertEquals(Set.of(0, 1), handed.matched.get(0), "a string");
+        assertTrue(handed.matched.get(1).contains(0) && handed.matched.get(2).contains(0), "any value: a number, a list");
+        for (int i = 3; i <= 4; i++) { // null or missing: neither matches, neither is handed out
+            assertTrue(handed.matched.get(i).isEmpty() && handed.visited.get(i).isEmpty(), "record " + i);
+        }
+        assertEquals(Set.of(0), handed.matched.get(5), "\"x\" is among the second's literals");
     }
 }
