@@ -22,4 +22,21 @@ public abstract class Candidates<Q> {
 
     /** A query the index knows matches the record at {@code record}: its whole filter is decided, no test needed. */
     protected abstract void matched(int record, Q query);
+
+    /**
+     * {@link #visit(int, Object)} for each record of a word of the batch: record {@code 64 * word + b} for each bit
+     * {@code b} of {@code records}. Unless overridden, one call a record, in record order.
+     */
+    protected void visitAll(int word, long records, Q query) {
+        for (long m = records; m != 0; m &= m - 1) {
+            visit((word << 6) + Long.numberOfTrailingZeros(m), query);
+        }
+    }
+
+    /** {@link #matched(int, Object)} for each record of a word of the batch, as {@link #visitAll}. */
+    protected void matchedAll(int word, long records, Q query) {
+        for (long m = records; m != 0; m &= m - 1) {
+            matched((word << 6) + Long.numberOfTrailingZeros(m), query);
+        }
+    }
 }

@@ -9,10 +9,10 @@ import dev.bullet.record.RawBytes;
 import dev.bullet.record.Span;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Negations indexed as "every record except these values" (SPEC §10): queries whose filter requires
@@ -43,10 +43,11 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         final boolean typedNumbers;
         /** Every literal is null ({@code != null}, {@code NOT (== null)}): any value the record has matches. */
         final boolean anyValue;
-        long stamp = -1;
-        /** The part of a conjunction this entry is, or null: it then marks records instead of handing them out. */
+        /** The part of a conjunction this entry is, or null: it then keeps its bits instead of handing them out. */
         final Conjunction<Q> conjunction;
-        /** A part's records of the batch, a bit each: those it surely matches, and those it may (the sure ones too). */
+        /** The batch's records whose value is one of the literals, a bit each. */
+        long[] excluded = NO_WORDS;
+        /** A part's records of the batch: those it surely matches, and those it may (the sure ones too). */
         long[] sure = NO_WORDS;
         long[] maybe = NO_WORDS;
 
@@ -58,14 +59,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             this.typedNumbers = typedNumbers;
             this.anyValue = anyValue;
             this.conjunction = conjunction;
-        }
-
-        void mark(int record, boolean surely) {
-            long bit = 1L << record;
-            maybe[record >>> 6] |= bit;
-            if (surely) {
-                sure[record >>> 6] |= bit;
-            }
         }
     }
 
@@ -92,10 +85,41 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         int span;
         final List<Entry<Q>> entries = new ArrayList<>();
         final TextMap<Entry<Q>> excludedBy = new TextMap<>();
-        int matchingMissing;
+        /** The batch's records, a bit each: a plain text, one that may read as a number, another value, none. */
+        long[] texts = NO_WORDS;
+        long[] numeric = NO_WORDS;
+        long[] others = NO_WORDS;
+        long[] missing = NO_WORDS;
 
         PathNegations(FieldPath path) {
             this.path = path;
+        }
+
+        /** Bits for a batch of {@code words} words, on the path and its entries. */
+        void room(int words) {
+            if (texts.length < words) {
+                texts = new long[words];
+                numeric = new long[words];
+                others = new long[words];
+                missing = new long[words];
+            }
+            for (int i = 0, n = entries.size(); i < n; i++) {
+                Entry<Q> entry = entries.get(i);
+                if (entry.excluded.length < words) {
+                    entry.excluded = new long[words];
+                    if (entry.conjunction != null) {
+                        entry.sure = new long[words];
+                        entry.maybe = new long[words];
+                    }
+                }
+            }
+        }
+
+        void clear(int words) {
+            Arrays.fill(texts, 0, words, 0);
+            Arrays.fill(numeric, 0, words, 0);
+            Arrays.fill(others, 0, words, 0);
+            Arrays.fill(missing, 0, words, 0);
         }
     }
 
@@ -117,7 +141,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
     /** Where each query waits: once per clause it was added with (the branches of an OR, see {@link QueryIndex}). */
     private final Map<Q, List<Placement<Q>>> placements = new IdentityHashMap<>();
     private final TextKey probe = TextKey.probe();
-    private long stamp;
 
     @Override
     public boolean add(Q query, Clause filter, boolean mayDecide) {
@@ -163,9 +186,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             }
         }
         path.entries.add(entry);
-        if (entry.matchesMissing) {
-            path.matchingMissing++;
-        }
         if (conjunction != null) {
             conjunction.parts.add(entry);
         }
@@ -228,9 +248,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             path.excludedBy.remove(key, placement.entry());
         }
         path.entries.remove(placement.entry());
-        if (placement.entry().matchesMissing) {
-            path.matchingMissing--;
-        }
         if (path.entries.isEmpty()) {
             paths.remove(path);
             spans.release(path.span);
@@ -240,29 +257,100 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
 
     @Override
     public void candidates(PathSpans batch, Candidates<Q> out) {
-        int words = (batch.count() + 63) >>> 6;
-        for (int c = 0, nc = conjunctions.size(); c < nc; c++) {
-            for (Entry<Q> part : conjunctions.get(c).parts) {
-                if (part.maybe.length < words) {
-                    part.sure = new long[words];
-                    part.maybe = new long[words];
-                }
-            }
-        }
+        int count = batch.count();
+        int words = (count + 63) >>> 6;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathNegations<Q> path = paths.get(p);
-            long[] column = batch.column(path.span);
-            for (int r = 0, n = batch.count(); r < n; r++) {
-                out.record = r;
-                visitPath(path, batch, r, column[r], out.visit, out.matched);
+            path.room(words);
+            read(path, batch, count);
+            for (int i = 0, n = path.entries.size(); i < n; i++) {
+                handOut(path, path.entries.get(i), words, out);
             }
+            path.clear(words);
         }
         for (int c = 0, nc = conjunctions.size(); c < nc; c++) {
             handOut(conjunctions.get(c), words, out);
         }
     }
 
-    /** A conjunction's records of the batch, from its parts' marks (cleared for the next batch). */
+    /**
+     * Reads the path's value in each record of the batch into the path's bits (a plain text, one that may read as a
+     * number, another value, no value) and marks, on each entry one of whose literals the text is, the record it
+     * excludes.
+     */
+    private void read(PathNegations<Q> path, PathSpans batch, int count) {
+        long[] column = batch.column(path.span);
+        for (int r = 0; r < count; r++) {
+            long span = column[r];
+            int w = r >>> 6;
+            long bit = 1L << r;
+            if (span == Span.MISSING) {
+                path.missing[w] |= bit;
+                continue;
+            }
+            List<Entry<Q>> excluded = null;
+            if (span != Span.UNSURE) {
+                LazyRecord lazy = batch.lazy(r);
+                byte[] data = lazy.bytes();
+                int start = Span.start(span);
+                int end = Span.end(span);
+                if (data[start] != '"') {
+                    path.others[w] |= bit; // a number, boolean, list or map: tested against the literals
+                } else if (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1)) {
+                    // a string read from the bytes: text equality is the whole test
+                    excluded = path.excludedBy.get(data, start + 1, end - 1, TextKey.hash(data, start + 1, end - 1),
+                                                   probe);
+                    path.texts[w] |= bit;
+                    if (ClauseIndex.mayBeNumber(data, start + 1, end - 1)) {
+                        path.numeric[w] |= bit; // typed numeric literals may equal it
+                    }
+                } else {
+                    span = Span.UNSURE;
+                }
+            }
+            if (span == Span.UNSURE) {
+                Object value = batch.record(r).get(path.path);
+                if (value == null) {
+                    path.missing[w] |= bit;
+                    continue;
+                }
+                path.others[w] |= bit;
+                excluded = value instanceof String ? path.excludedBy.get(probe.set((String) value)) : null;
+            }
+            if (excluded != null) {
+                for (int i = 0, n = excluded.size(); i < n; i++) {
+                    excluded.get(i).excluded[w] |= bit;
+                }
+            }
+        }
+    }
+
+    /**
+     * One entry's records of the batch from its path's bits: those it surely matches (a text not among its literals;
+     * any value when its literal is null), those it may (any value not among its literals; no value for
+     * {@code NOT ==}). A whole filter is handed out as matched where sure; a conjunction's part keeps its bits.
+     */
+    private static <Q> void handOut(PathNegations<Q> path, Entry<Q> entry, int words, Candidates<Q> out) {
+        for (int w = 0; w < words; w++) {
+            long present = path.texts[w] | path.others[w];
+            long excluded = entry.excluded[w];
+            entry.excluded[w] = 0;
+            long sure = entry.anyValue ? present
+                    : path.texts[w] & ~excluded & (entry.typedNumbers ? ~path.numeric[w] : -1L);
+            long maybe = present & ~excluded | (entry.matchesMissing ? path.missing[w] : 0);
+            if (entry.conjunction != null) {
+                entry.sure[w] = sure;
+                entry.maybe[w] = maybe;
+            } else if (entry.entire) {
+                out.matchedAll(w, sure, entry.query);
+                out.visitAll(w, maybe & ~sure, entry.query);
+            } else {
+                out.visitAll(w, maybe, entry.query);
+            }
+        }
+    }
+
+    /** A conjunction's records of the batch, from its parts' bits (cleared for the next batch). */
     private static <Q> void handOut(Conjunction<Q> conjunction, int words, Candidates<Q> out) {
         List<Entry<Q>> parts = conjunction.parts;
         for (int w = 0; w < words; w++) {
@@ -278,80 +366,8 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             if (!conjunction.decides) {
                 sure = 0;
             }
-            for (long m = sure; m != 0; m &= m - 1) {
-                out.record = (w << 6) + Long.numberOfTrailingZeros(m);
-                out.matched.accept(conjunction.query);
-            }
-            for (long m = maybe & ~sure; m != 0; m &= m - 1) {
-                out.record = (w << 6) + Long.numberOfTrailingZeros(m);
-                out.visit.accept(conjunction.query);
-            }
-        }
-    }
-
-    /** The candidates of one path in the record at position {@code r} of the batch, whose span there is given. */
-    private void visitPath(PathNegations<Q> path, PathSpans batch, int r, long span, Consumer<Q> visit,
-                           Consumer<Q> matched) {
-        LazyRecord lazy = batch.lazy(r);
-        TextKey text = null;
-        List<Entry<Q>> excluded = null;
-        boolean decides = false; // the value is a string read from the bytes: text equality is the whole test
-        boolean number = false; // the string may read as a number: typed numeric literals may equal it
-        boolean missing = false;
-        if (span == Span.MISSING) {
-            missing = true;
-        } else if (span != Span.UNSURE) {
-            byte[] data = lazy.bytes();
-            int start = Span.start(span);
-            int end = Span.end(span);
-            if (data[start] == '"') {
-                if (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1)) {
-                    excluded = path.excludedBy.get(data, start + 1, end - 1, TextKey.hash(data, start + 1, end - 1),
-                                                   probe);
-                    decides = true;
-                    number = ClauseIndex.mayBeNumber(data, start + 1, end - 1);
-                } else {
-                    span = Span.UNSURE;
-                }
-            }
-        }
-        if (span == Span.UNSURE) {
-            Object value = batch.record(r).get(path.path);
-            missing = value == null;
-            text = value instanceof String ? probe.set((String) value) : null;
-            excluded = text == null ? null : path.excludedBy.get(text);
-        }
-        if (missing) {
-            if (path.matchingMissing > 0) {
-                for (Entry<Q> entry : path.entries) {
-                    if (entry.matchesMissing) {
-                        if (entry.conjunction != null) {
-                            entry.mark(r, false);
-                        } else {
-                            visit.accept(entry.query);
-                        }
-                    }
-                }
-            }
-            return;
-        }
-        long current = ++stamp;
-        if (excluded != null) {
-            for (int i = 0, n = excluded.size(); i < n; i++) {
-                excluded.get(i).stamp = current;
-            }
-        }
-        List<Entry<Q>> entries = path.entries;
-        for (int i = 0, n = entries.size(); i < n; i++) {
-            Entry<Q> entry = entries.get(i);
-            if (entry.stamp != current) {
-                boolean surely = entry.anyValue || decides && !(number && entry.typedNumbers);
-                if (entry.conjunction != null) {
-                    entry.mark(r, surely);
-                } else {
-                    (surely && entry.entire ? matched : visit).accept(entry.query);
-                }
-            }
+            out.matchedAll(w, sure, conjunction.query);
+            out.visitAll(w, maybe & ~sure, conjunction.query);
         }
     }
 

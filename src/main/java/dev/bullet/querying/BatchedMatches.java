@@ -30,6 +30,22 @@ final class BatchedMatches {
         querier.testBits |= 1L << position;
     }
 
+    /** The index decided that {@code querier} matches the batch's records at the bits of {@code positions}. */
+    void decided(long positions, FilterQuerier querier) {
+        if (positions != 0) {
+            queue(querier);
+            querier.decidedBits |= positions;
+        }
+    }
+
+    /** {@code querier} may match the batch's records at the bits of {@code positions}. */
+    void candidates(long positions, FilterQuerier querier) {
+        if (positions != 0) {
+            queue(querier);
+            querier.testBits |= positions;
+        }
+    }
+
     private void queue(FilterQuerier querier) {
         if ((querier.decidedBits | querier.testBits) != 0) {
             return;

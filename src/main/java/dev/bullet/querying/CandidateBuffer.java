@@ -44,6 +44,24 @@ final class CandidateBuffer extends Candidates<FilterQuerier> {
         add(record, query, true);
     }
 
+    @Override
+    protected void visitAll(int word, long records, FilterQuerier query) {
+        if (query.batched && word == 0) { // an index batch is one word: its records' bits are the querier's
+            batched.candidates(records, query);
+            return;
+        }
+        super.visitAll(word, records, query);
+    }
+
+    @Override
+    protected void matchedAll(int word, long records, FilterQuerier query) {
+        if (query.batched && word == 0) {
+            batched.decided(records, query);
+            return;
+        }
+        super.matchedAll(word, records, query);
+    }
+
     private void add(int record, FilterQuerier query, boolean known) {
         if (size == at.length) {
             int n = size * 2;
