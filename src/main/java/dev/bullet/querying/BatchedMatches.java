@@ -86,7 +86,8 @@ final class BatchedMatches {
 
     private static void flush(FilterQuerier querier, List<? extends Record> records, int from, long now,
                               Consumer<FilterQuerier> took) {
-        long matches = querier.decidedBits;
+        long decided = querier.decidedBits;
+        long matches = decided;
         long tests = querier.testBits & ~matches;
         querier.decidedBits = 0;
         querier.testBits = 0;
@@ -101,7 +102,9 @@ final class BatchedMatches {
             }
         }
         if (matches != 0) {
-            matches = querier.passing(records, from, matches, now);
+            // what the index decided needs no expression filter when it follows from the decision
+            long checked = querier.whereFollowsDecision ? matches & ~decided : matches;
+            matches = matches & ~checked | (checked != 0 ? querier.passing(records, from, checked, now) : 0);
         }
         if (matches != 0) {
             querier.consumeBatch(records, from, matches);

@@ -1,9 +1,17 @@
 package dev.bullet.querying;
 
 import dev.bullet.common.Clock;
+import dev.bullet.query.Clause;
+import dev.bullet.query.FilterValue;
+import dev.bullet.query.Operation;
 import dev.bullet.query.Query;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.query.ValueType;
 import dev.bullet.query.Window;
+import dev.bullet.query.expr.BinaryExpr;
+import dev.bullet.query.expr.FieldExpr;
+import dev.bullet.query.expr.Op;
+import dev.bullet.query.expr.ValueExpr;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
 import dev.bullet.querying.aggregations.RawAggregator;
@@ -35,6 +43,8 @@ public final class FilterQuerier {
     private final RecordPredicate predicate;
     /** The query's expression filters ({@link Query#where()}), tested after {@link #predicate}; empty when none. */
     private final Evaluator[] where;
+    /** A record the index decided passes {@link #where} too ({@link #whereFollowsDecision}): it is not tested again. */
+    final boolean whereFollowsDecision;
     /** The computed columns' names and evaluators ({@link Query#computed()}), in order. */
     private final String[] computedNames;
     private final Evaluator[] computed;
@@ -96,6 +106,7 @@ public final class FilterQuerier {
         for (int i = 0; i < where.length; i++) {
             where[i] = Evaluators.compile(query.where().get(i), evaluationClock, settings.limits());
         }
+        this.whereFollowsDecision = whereFollowsDecision(query);
         this.computedNames = new String[query.computed().size()];
         this.computed = new Evaluator[computedNames.length];
         for (int i = 0; i < computed.length; i++) {
@@ -163,6 +174,52 @@ public final class FilterQuerier {
             }
         }
         return passing;
+    }
+
+    /**
+     * Whether a record the index decides the query matches surely passes its expression filter: BQL's
+     * {@code WHERE f > 5000} is the range clause {@code f > 5000} (typed LONG or INTEGER) with the same comparison
+     * beside it as an expression, which only drops what bullet-core cannot compare (a string) or cannot know (a
+     * missing value). The index decides such a range only on a number it reads exactly (never a string, never a
+     * missing value), where the two comparisons agree.
+     */
+    static boolean whereFollowsDecision(Query query) {
+        if (query.where().size() != 1 || !(query.where().get(0) instanceof BinaryExpr b)
+            || !(b.left() instanceof FieldExpr f) || f.key() != null || !(b.right() instanceof ValueExpr v)
+            || !(v.value() instanceof Integer || v.value() instanceof Long)) {
+            return false;
+        }
+        Clause filter = query.filter();
+        if (filter instanceof Clause.Logical l && l.operation() == Operation.AND && l.clauses().size() == 1) {
+            filter = l.clauses().get(0);
+        }
+        if (!(filter instanceof Clause.Relational r) || r.values().size() != 1 || r.field().depth() != 1
+            || !r.field().text().equals(f.field()) || mirror(r.operation()) != b.op()) {
+            return false;
+        }
+        FilterValue literal = r.values().get(0);
+        if (literal.kind() != FilterValue.Kind.VALUE || literal.value() == null
+            || literal.type() != ValueType.LONG && literal.type() != ValueType.INTEGER) {
+            return false;
+        }
+        Object cast = literal.type().cast(literal.value());
+        return cast instanceof Number n && n.longValue() == ((Number) v.value()).longValue();
+    }
+
+    /** The expression operator of a range operation; null for any other. */
+    private static Op mirror(Operation operation) {
+        switch (operation) {
+            case GREATER_THAN:
+                return Op.GREATER_THAN;
+            case GREATER_EQUALS:
+                return Op.GREATER_THAN_OR_EQUALS;
+            case LESS_THAN:
+                return Op.LESS_THAN;
+            case LESS_EQUALS:
+                return Op.LESS_THAN_OR_EQUALS;
+            default:
+                return null;
+        }
     }
 
     /** The filter's clauses on one record (a {@link #batchable()} querier's filter but its expression filters). */

@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Aggregations fed a batch at a time ({@link IndexFeature#BATCH}) give the partials, byte for byte, of feeding them
  * record by record: over GROUP (with and without fields, COUNT alone and with SUM/MIN/MAX/AVG), COUNT DISTINCT, TOP K
  * and DISTRIBUTION, under filters the index decides (equality, ranges, negations, CONTAINS, SIZEIS, RLIKE), filters
- * it leaves to a test (ORs, ANDs, typed literals), no filter, with expression filters (tested on the batch's matches)
+ * it leaves to a test (ORs, ANDs, typed literals), no filter, with expression filters (tested on the batch's matches;
+ * beside a typed range clause that is the same comparison, as BQL writes {@code WHERE n > 3}, only on those it tests)
  * and beside queries that are not batched (RAW, a projection), with dashboards (identical queries) and several queries over the same fields;
  * and with the sketches at their smallest over keys of many values, so batches cross the sketches' resizes, rebuilds
  * and purges (each sketch is updated once per distinct key of a batch: {@code BatchKeys}).
@@ -102,6 +103,15 @@ class BatchAggregationPropertyTest {
 
     private static String query(Random r, boolean wide) {
         String filter = r.nextInt(8) == 0 ? "" : "\"filters\":[" + filter(r, 0) + "],";
+        if (r.nextInt(5) == 0) { // BQL's WHERE f > k: the typed range clause and the same comparison as an expression
+            String field = r.nextBoolean() ? "n" : "d";
+            String op = new String[] {">", ">=", "<", "<="}[r.nextInt(4)];
+            String type = r.nextBoolean() ? "LONG" : "INTEGER";
+            int k = r.nextInt(21) - 10;
+            filter = "\"filters\":[" + clause(field, op, "{\"kind\":\"VALUE\",\"value\":\"" + k + "\",\"type\":\"" + type
+                     + "\"}") + ",{\"expression\":{\"op\":\"" + op + "\",\"left\":{\"field\":\"" + field
+                     + "\"},\"right\":{\"value\":" + k + ",\"type\":\"" + type + "\"}}}],";
+        }
         if (r.nextInt(4) == 0) { // an expression filter (BQL's beside each comparison with a number), alone or beside
             String expression = EXPRESSIONS[r.nextInt(EXPRESSIONS.length)];
             filter = filter.isEmpty() ? "\"filters\":[" + expression + "]," : filter.replace("\"filters\":[",
