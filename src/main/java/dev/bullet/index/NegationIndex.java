@@ -95,13 +95,21 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             this.path = path;
         }
 
-        /** Bits for a batch of {@code words} words, on the path and its entries. */
-        void room(int words) {
+        /**
+         * Bits for a batch of {@code words} words, on the path and its entries, all clear (a batch that failed half
+         * way leaves nothing behind).
+         */
+        void start(int words) {
             if (texts.length < words) {
                 texts = new long[words];
                 numeric = new long[words];
                 others = new long[words];
                 missing = new long[words];
+            } else {
+                Arrays.fill(texts, 0, words, 0);
+                Arrays.fill(numeric, 0, words, 0);
+                Arrays.fill(others, 0, words, 0);
+                Arrays.fill(missing, 0, words, 0);
             }
             for (int i = 0, n = entries.size(); i < n; i++) {
                 Entry<Q> entry = entries.get(i);
@@ -111,15 +119,10 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
                         entry.sure = new long[words];
                         entry.maybe = new long[words];
                     }
+                } else {
+                    Arrays.fill(entry.excluded, 0, words, 0);
                 }
             }
-        }
-
-        void clear(int words) {
-            Arrays.fill(texts, 0, words, 0);
-            Arrays.fill(numeric, 0, words, 0);
-            Arrays.fill(others, 0, words, 0);
-            Arrays.fill(missing, 0, words, 0);
         }
     }
 
@@ -261,12 +264,11 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         int words = (count + 63) >>> 6;
         for (int p = 0, np = paths.size(); p < np; p++) {
             PathNegations<Q> path = paths.get(p);
-            path.room(words);
+            path.start(words);
             read(path, batch, count);
             for (int i = 0, n = path.entries.size(); i < n; i++) {
                 handOut(path, path.entries.get(i), words, out);
             }
-            path.clear(words);
         }
         for (int c = 0, nc = conjunctions.size(); c < nc; c++) {
             handOut(conjunctions.get(c), words, out);
@@ -334,7 +336,6 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
         for (int w = 0; w < words; w++) {
             long present = path.texts[w] | path.others[w];
             long excluded = entry.excluded[w];
-            entry.excluded[w] = 0;
             long sure = entry.anyValue ? present
                     : path.texts[w] & ~excluded & (entry.typedNumbers ? ~path.numeric[w] : -1L);
             long maybe = present & ~excluded | (entry.matchesMissing ? path.missing[w] : 0);
