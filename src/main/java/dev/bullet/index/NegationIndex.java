@@ -255,7 +255,9 @@ final class NegationIndex<Q> implements ClauseIndex<Q> {
             paths.remove(path);
             spans.release(path.span);
         }
-        conjunctions.remove(placement.entry().conjunction); // by identity; its other parts go with their placements
+        if (placement.entry().conjunction != null) { // by identity; its other parts go with their placements
+            conjunctions.remove(placement.entry().conjunction);
+        }
     }
 
     @Override
