@@ -12,6 +12,7 @@ import dev.bullet.record.Span;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -59,11 +60,25 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
          */
         QuotedNeedles needles;
         boolean needlesKnown;
+        /**
+         * Whether anything but sizes is waited for: a walk then reads members and elements, else it only counts them.
+         */
+        boolean readsMembers;
+        /**
+         * Whether the path waits for one key text and nothing else: a walk stops once it found the key where it
+         * hands out its strongest answer (outside a map's inner map), as what follows can only hand it out again.
+         */
+        boolean oneKeyOnly;
 
-        /** Works out {@link #needles} for the path's current queries. */
+        /** Works out {@link #needles}, {@link #readsMembers} and {@link #oneKeyOnly} for the path's current queries. */
         void knowNeedles() {
             needlesKnown = true;
             needles = null;
+            boolean values = !byText.isEmpty() || !byTextDecided.isEmpty() || !byNumber.isEmpty() || !byBoolean.isEmpty();
+            readsMembers = values || hasKeys();
+            Set<TextKey> keys = new HashSet<>(byKey.keys());
+            keys.addAll(byKeyDecided.keys());
+            oneKeyOnly = !values && !hasSizes() && byKey.isEmpty() != byKeyDecided.isEmpty() && keys.size() == 1;
             if (hasSizes() || !byNumber.isEmpty() || !byBoolean.isEmpty()) {
                 return;
             }
@@ -327,6 +342,8 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         /** Inside the inner map of a map's member (not of a list's element). */
         private boolean innerOfMap;
         private int members;
+        /** The walk found all it can hand out ({@link PathContains#oneKeyOnly}): the rest is not walked. */
+        private boolean done;
         /**
          * Decided CONTAINSVALUE queries whose text a value of the top map holds: matched once the walk shows the map
          * has no duplicate key, tested otherwise.
@@ -369,6 +386,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             this.inner = false;
             this.innerOfMap = false;
             this.members = 0;
+            this.done = false;
             int size;
             if (first == '{') {
                 RawBytes.members(data, start, this);
@@ -394,7 +412,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
         }
 
         @Override
-        public void member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
+        public boolean member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
             if (!inner) {
                 if (members < PAIRWISE) {
                     keys[members * 2] = keyStart;
@@ -402,11 +420,23 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
                 }
                 members++;
             }
-            if (!path.byKey.isEmpty()) {
-                visitText(path.byKey, keyStart, keyEnd, visit);
+            if (!path.readsMembers) {
+                return true; // sizes only: the top map's keys are counted, nothing is looked up
             }
-            if (!path.byKeyDecided.isEmpty()) {
-                visitText(path.byKeyDecided, keyStart, keyEnd, innerOfMap ? visit : matched);
+            if (path.oneKeyOnly) {
+                TextMap<Q> map = path.byKey.isEmpty() ? path.byKeyDecided : path.byKey;
+                int found = visitText(map, keyStart, keyEnd, map == path.byKey || innerOfMap ? visit : matched);
+                if (found > 0 && !innerOfMap) {
+                    done = true; // found where its answer is final: later members can only repeat it
+                    return false;
+                }
+            } else {
+                if (!path.byKey.isEmpty()) {
+                    visitText(path.byKey, keyStart, keyEnd, visit);
+                }
+                if (!path.byKeyDecided.isEmpty()) {
+                    visitText(path.byKeyDecided, keyStart, keyEnd, innerOfMap ? visit : matched);
+                }
             }
             if (!inner && data[valueStart] == '{') { // a map of maps is searched one level down (SPEC §6.2)
                 inner = true;
@@ -417,10 +447,14 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             } else {
                 value(valueStart, valueEnd, inner ? visit : null);
             }
+            return !done;
         }
 
         @Override
-        public void element(int start, int end) {
+        public boolean element(int start, int end) {
+            if (!path.readsMembers) {
+                return true; // sizes only: the elements are counted
+            }
             if (data[start] == '{') {
                 inner = true; // a list's maps are searched, not their inner maps
                 RawBytes.members(data, start, this);
@@ -428,6 +462,7 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             } else {
                 value(start, end, matched); // an element of the list: no key can have overridden it
             }
+            return !done;
         }
 
         /**
@@ -459,9 +494,11 @@ final class ContainsIndex<Q> implements ClauseIndex<Q> {
             }
         }
 
-        /** The queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}. */
-        private void visitText(TextMap<Q> map, int from, int to, Consumer<Q> out) {
-            ClauseIndex.visitAll(map.get(data, from, to, TextKey.hash(data, from, to), probe), out);
+        /** Hands out the queries of a text map waiting for the (plain ASCII) text at {@code [from, to)}; their number. */
+        private int visitText(TextMap<Q> map, int from, int to, Consumer<Q> out) {
+            List<Q> hits = map.get(data, from, to, TextKey.hash(data, from, to), probe);
+            ClauseIndex.visitAll(hits, out);
+            return hits == null ? 0 : hits.size();
         }
 
         /** The number of distinct keys among the first members (at most {@link #PAIRWISE}). */

@@ -29,15 +29,20 @@ public final class RawBytes {
 
     /** Receives the members of an object: its key inside the quotes, its value. */
     public interface Members {
-        void member(int keyStart, int keyEnd, int valueStart, int valueEnd);
+        /** Returns whether the walk goes on. */
+        boolean member(int keyStart, int keyEnd, int valueStart, int valueEnd);
     }
 
     /** Receives the elements of an array. */
     public interface Elements {
-        void element(int start, int end);
+        /** Returns whether the walk goes on. */
+        boolean element(int start, int end);
     }
 
-    /** Walks the members of the validated object at {@code start}, in order (duplicate keys included). */
+    /**
+     * Walks the members of the validated object at {@code start}, in order (duplicate keys included), until one's
+     * visit says stop.
+     */
     public static void members(byte[] data, int start, Members visit) {
         int i = RawJson.skipSpace(data, start + 1);
         if (data[i] == '}') {
@@ -47,7 +52,9 @@ public final class RawBytes {
             int keyEnd = RawJson.skipString(data, i) - 1;
             int valueStart = RawJson.skipSpace(data, RawJson.skipSpace(data, keyEnd + 1) + 1);
             int valueEnd = RawJson.skipValue(data, valueStart);
-            visit.member(i + 1, keyEnd, valueStart, valueEnd);
+            if (!visit.member(i + 1, keyEnd, valueStart, valueEnd)) {
+                return;
+            }
             i = RawJson.skipSpace(data, valueEnd);
             if (data[i] == '}') {
                 return;
@@ -56,7 +63,10 @@ public final class RawBytes {
         }
     }
 
-    /** Walks the elements of the validated array at {@code start}; returns their number. */
+    /**
+     * Walks the elements of the validated array at {@code start}; returns their number, or the number visited when
+     * one's visit said stop.
+     */
     public static int elements(byte[] data, int start, Elements visit) {
         int i = RawJson.skipSpace(data, start + 1);
         if (data[i] == ']') {
@@ -64,7 +74,9 @@ public final class RawBytes {
         }
         for (int n = 1; ; n++) {
             int end = RawJson.skipValue(data, i);
-            visit.element(i, end);
+            if (!visit.element(i, end)) {
+                return n;
+            }
             i = RawJson.skipSpace(data, end);
             if (data[i] == ']') {
                 return n;

@@ -38,13 +38,14 @@ final class RawList extends AbstractList<Object> implements RandomAccess {
         int n;
 
         @Override
-        public void element(int from, int to) {
+        public boolean element(int from, int to) {
             if ((n + 1) * 2 > s.length) {
                 s = Arrays.copyOf(s, s.length * 2);
             }
             s[n * 2] = from;
             s[n * 2 + 1] = to;
             n++;
+            return true;
         }
     }
 

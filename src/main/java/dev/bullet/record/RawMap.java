@@ -69,7 +69,7 @@ final class RawMap extends AbstractMap<String, Object> {
         int n;
 
         @Override
-        public void member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
+        public boolean member(int keyStart, int keyEnd, int valueStart, int valueEnd) {
             int duplicate = -1;
             int hash = RawJson.hash(data, keyStart, keyEnd);
             nonAsciiKeys |= RawJson.hasNonAscii(data, keyStart, keyEnd);
@@ -96,7 +96,7 @@ final class RawMap extends AbstractMap<String, Object> {
             if (duplicate >= 0) { // the last value wins, in the first key's place
                 s[duplicate * 4 + 2] = valueStart;
                 s[duplicate * 4 + 3] = valueEnd;
-                return;
+                return true;
             }
             if ((n + 1) * 4 > s.length) {
                 s = Arrays.copyOf(s, s.length * 2);
@@ -113,6 +113,7 @@ final class RawMap extends AbstractMap<String, Object> {
                 place(table, n);
             }
             n++;
+            return true;
         }
 
         /** A table for the entries so far, with room for as many again. */

@@ -291,6 +291,67 @@ class SecondaryIndexPropertyTest {
         return result;
     }
 
+    private static final String[] KEYS = {"k", "j", "a", "v", "x"};
+    private static final String[] CONTAINERS = {"{\"k\":1}", "{\"j\":1,\"k\":2}", "{\"j\":1,\"a\":2,\"k\":\"v\"}",
+                                                "{\"a\":{\"k\":1},\"k\":2}", "{\"a\":{\"k\":1},\"j\":2}",
+                                                "{\"k\":{\"j\":1},\"k\":3}", "{\"j\":\"k\",\"v\":[\"k\"]}", "{}",
+                                                "[{\"j\":1},{\"k\":2}]", "[{\"a\":{\"k\":1}},{\"j\":2}]", "[\"k\",{\"k\":1}]",
+                                                "[]", "\"k\"", "3", "null", "{\"a\":{\"k\":1},\"a\":{\"j\":2}}", "[{\"k\":1,\"k\":2},{\"x\":1,\"k\":{\"j\":1}}]"};
+
+    /**
+     * A path that waits for one key only stops walking a container where it found the key: few queries a path, the key
+     * anywhere (first, last, in an inner map before the top one, duplicated, in a list's maps), sizes beside or not.
+     */
+    @Test
+    void aPathWaitingForOneKeyFindsEveryMatchAndDecidesOnlyMatches() {
+        Random r = new Random(4242);
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        RecordDecoder decoder = new RecordDecoder();
+        int decided = 0;
+        for (int round = 0; round < 300; round++) {
+            QueryIndex<Integer> index = new QueryIndex<>();
+            List<RecordPredicate> predicates = new ArrayList<>();
+            for (int q = 0, n = 1 + r.nextInt(3); q < n; q++) {
+                String field = r.nextBoolean() ? "m" : "l";
+                int kind = r.nextInt(10);
+                String filter = kind < 6 ? "{\"field\":\"" + field + "\",\"operation\":\"CONTAINSKEY\",\"values\":[\""
+                                           + KEYS[r.nextInt(2)] + "\"]}"
+                        : kind < 8 ? "{\"operation\":\"AND\",\"clauses\":[{\"field\":\"" + field
+                                     + "\",\"operation\":\"CONTAINSKEY\",\"values\":[\"k\"]},{\"field\":\"s\","
+                                     + "\"operation\":\"!=\",\"values\":[\"x\"]}]}"
+                        : kind < 9 ? "{\"field\":\"" + field + "\",\"operation\":\"SIZEIS\",\"values\":[\""
+                                     + r.nextInt(3) + "\"]}"
+                        : "{\"field\":\"" + field + "\",\"operation\":\"CONTAINSVALUE\",\"values\":[\"v\"]}";
+                String json = "{\"filters\":[" + filter + "]}";
+                QueryParser.Result parsed = parser.parse(json);
+                assertTrue(parsed.isValid(), json + " " + parsed.errors());
+                predicates.add(Predicates.compile(parsed.query().filter()));
+                index.add(q, parsed.query().filter());
+            }
+            for (int k = 0; k < 20; k++) {
+                String json = "{\"s\":\"" + KEYS[r.nextInt(KEYS.length)] + "\",\"m\":"
+                              + CONTAINERS[r.nextInt(CONTAINERS.length)] + ",\"l\":"
+                              + CONTAINERS[r.nextInt(CONTAINERS.length)] + "}";
+                Record rec = decoder.decode(json);
+                Set<Integer> candidates = new HashSet<>();
+                Set<Integer> matched = new HashSet<>();
+                index.candidates(rec, candidates::add, matched::add);
+                for (int q = 0; q < predicates.size(); q++) {
+                    boolean matches = predicates.get(q).test(rec);
+                    if (matches) {
+                        assertTrue(candidates.contains(q) || matched.contains(q),
+                                   "query " + q + " matches " + json + " but was not a candidate");
+                    }
+                    if (matched.contains(q)) {
+                        assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
+                        decided++;
+                    }
+                }
+            }
+        }
+        assertTrue(decided > 500, "too few decided matches to show anything: " + decided);
+    }
+
     @Test
     void sizesAndKeysOfLargeMapsWithDuplicateKeysFindTheirQueries() {
         QueryParser parser = new QueryParser(QuerySettings.defaults());
