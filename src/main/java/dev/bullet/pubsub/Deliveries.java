@@ -1,6 +1,8 @@
 package dev.bullet.pubsub;
 
 import dev.bullet.common.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -24,6 +26,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * @param <T> what the owner keeps with a result (the bolt's tuple)
  */
 public final class Deliveries<T> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
+    /** The least time between two warnings of a failed attempt: an outage fails every result in flight. */
+    private static final long WARN_EVERY_MS = 10_000;
     /** What the owner does with the outcomes; called on the thread of {@link #poll}. */
     public interface Handler<T> {
         void delivered(T token, PubSubMessage message);
@@ -90,6 +95,7 @@ public final class Deliveries<T> implements AutoCloseable {
     private final Map<Long, Pending<T>> pending = new LinkedHashMap<>();
     private long sends;
     private int waiting;
+    private long nextWarnAt = Long.MIN_VALUE;
 
     public Deliveries(Publisher publisher, RetryPolicy policy, Clock clock) {
         this.publisher = publisher;
@@ -129,6 +135,12 @@ public final class Deliveries<T> implements AutoCloseable {
             if (policy.retries(outcome.failure(), p.failures)) {
                 p.dueAt = clock.now() + policy.backoffMs(p.failures);
                 waiting++;
+                if (clock.now() >= nextWarnAt) { // the last attempt's failure is the owner's to report
+                    nextWarnAt = clock.now() + WARN_EVERY_MS;
+                    LOG.warn("A result of query {} was not delivered (attempt {} of {}: {}); sent again in {} ms",
+                             p.message.id(), p.failures, policy.attempts(), outcome.failure().toString(),
+                             policy.backoffMs(p.failures));
+                }
             } else {
                 pending.remove(outcome.send());
                 handler.undeliverable(p.token, p.message, outcome.failure(), p.failures);

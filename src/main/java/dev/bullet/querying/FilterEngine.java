@@ -312,6 +312,24 @@ public final class FilterEngine {
      */
     static final int INDEX_BATCH = 64;
 
+    /**
+     * {@link #consume(List, long, long, List)} of a batch sent again after a failure, which this task may have
+     * consumed before: RAW queries take its records without counting them toward their size
+     * ({@link FilterQuerier#consumingAgain}).
+     */
+    public void consumeAgain(List<? extends Record> records, long now, long readTime, List<Partial> out) {
+        for (FilterQuerier querier : active) {
+            querier.consumingAgain(true);
+        }
+        try {
+            consume(records, now, readTime, out);
+        } finally {
+            for (FilterQuerier querier : active) {
+                querier.consumingAgain(false);
+            }
+        }
+    }
+
     /** Runs a batch of records through every active query; RAW partials produced go to {@code out}. */
     public void consume(List<? extends Record> records, long now, List<Partial> out) {
         consume(records, now, now, out);

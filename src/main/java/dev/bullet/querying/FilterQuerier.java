@@ -69,6 +69,13 @@ public final class FilterQuerier {
     /** RAW without a projection: a matched record is kept as its bytes. */
     private final boolean keepsRecord;
     private long rawMatched;
+    /**
+     * Whether the records come in a batch sent again after a failure ({@link FilterEngine#consumeAgain}): its RAW
+     * rows do not count toward {@link #rawMatched}, as this task may have counted them at their first attempt.
+     */
+    private boolean again;
+    /** The RAW rows taken from the batch sent again: at most {@link #rawSize}. */
+    private long takenAgain;
     private long rawWindow;
     private boolean pendingFlush;
     private long visitedStamp = -1;
@@ -284,10 +291,17 @@ public final class FilterQuerier {
 
     private void accept(Record record, long now) {
         if (raw) {
-            if (!rawHasRoom(now)) {
-                return;
+            if (again) {
+                if (takenAgain >= rawSize) {
+                    return;
+                }
+                takenAgain++;
+            } else {
+                if (!rawHasRoom(now)) {
+                    return;
+                }
+                rawMatched++;
             }
-            rawMatched++;
         }
         if ((writesJson || keepsRecord && injectTimestamp) && record instanceof LazyRecord) {
             // a projected RAW record goes straight to its JSON, a timestamp is added to the JSON: nothing decoded
@@ -335,6 +349,17 @@ public final class FilterQuerier {
             return rawMatched < size;
         }
         return window.kind() != Window.Kind.ADDITIVE_TUMBLING || rawMatched < size;
+    }
+
+    /**
+     * Marks the records to come as a batch sent again (or the end of one): a RAW query takes up to its size of them
+     * without counting them toward its size. Counted, rows the Join merged already and drops would fill the query
+     * here, and the records after them that it still needs would not be taken. Not counted, a batch this task never
+     * saw before (another task's, sent here) at worst makes it take more than the Join keeps.
+     */
+    void consumingAgain(boolean again) {
+        this.again = again;
+        this.takenAgain = 0;
     }
 
     /** Whether a RAW query without a window has matched all it needs: nothing more to consume. */

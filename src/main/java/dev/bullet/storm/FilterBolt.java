@@ -192,12 +192,12 @@ public class FilterBolt extends BaseRichBolt {
             if (span.length > 3) {
                 for (int i = 0; i < records.size() && i + 3 < span.length; i++) {
                     int before = out.size();
-                    engine.consume(List.of(records.get(i)), clock.now(), readTime, out);
+                    engine.consumeAgain(List.of(records.get(i)), clock.now(), readTime, out);
                     engine.tick(clock.now(), out);
                     spanEach(before, span[0], span[i + 3], span[i + 3]);
                 }
             } else {
-                engine.consume(records, clock.now(), readTime, out);
+                engine.consumeAgain(records, clock.now(), readTime, out);
                 engine.tick(clock.now(), out);
                 if (span.length == 3) {
                     spanEach(0, span[0], span[1], span[2]);

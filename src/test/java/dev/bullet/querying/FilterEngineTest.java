@@ -79,6 +79,39 @@ class FilterEngineTest {
         assertTrue(engine.isSatisfied("q"));
     }
 
+    /**
+     * A batch sent again after a failure does not fill a RAW query a second time: the Join drops the rows it merged at
+     * the first attempt, and the query must still take the records after it that it needs.
+     */
+    @Test
+    void aBatchSentAgainDoesNotCountTowardARawQuerysSize() {
+        assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 3"), T0));
+        List<Record> first = List.of(rec("a", 1), rec("b", 2), rec("a", 3));
+        engine.consume(first, T0 + 10, out);
+        assertEquals(2, RawAggregator.decode(out.get(0).data()).size());
+        out.clear();
+        engine.consumeAgain(first, T0 + 20, T0 + 10, out);
+        assertEquals(1, out.size(), "the batch's rows again, for the Join to drop or take");
+        assertEquals(2, RawAggregator.decode(out.get(0).data()).size());
+        assertFalse(out.get(0).filled());
+        assertFalse(engine.isSatisfied("q"), "two distinct records of three");
+        out.clear();
+        engine.consume(List.of(rec("a", 4), rec("a", 5)), T0 + 30, out);
+        assertEquals(List.of(4L), RawAggregator.decode(out.get(0).data()).stream()
+                                               .map(r -> ((Number) r.get("n")).longValue()).toList(),
+                     "the third record is taken, and fills the query");
+        assertTrue(engine.isSatisfied("q"));
+        out.clear();
+        List<Record> many = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            many.add(rec("a", 100 + i));
+        }
+        assertTrue(engine.add("r", RAW_ID_A.replace("\"size\": 10", "\"size\": 3"), T0));
+        engine.consumeAgain(many, T0 + 40, T0 + 40, out);
+        assertEquals(3, RawAggregator.decode(out.get(0).data()).size(), "a batch sent again gives at most the size");
+        assertFalse(engine.isSatisfied("r"));
+    }
+
     private static String rawAnd(String first, String second) {
         return "{\"filters\": [{\"operation\": \"AND\", \"clauses\": [" + first + ", " + second + "]}],"
                + " \"aggregation\": {\"type\": \"RAW\", \"size\": 500}, \"duration\": 100000}";

@@ -201,6 +201,25 @@ class FilterBoltTest {
         assertTrue(out.acked().containsAll(List.of(first, retried)));
     }
 
+    /**
+     * A batch sent again (its ack timed out after the Join merged it) does not count twice toward a RAW query's size:
+     * the records after it that the query still needs are taken.
+     */
+    @Test
+    void aRetriedBatchLeavesARawQueryRoomForTheRecordsItStillNeeds() {
+        bolt.execute(Tuples.query("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 3"), now(), 0));
+        Record a1 = Records.of("id", "a", "n", 1L).build();
+        Record a2 = Records.of("id", "a", "n", 2L).build();
+        bolt.execute(Tuples.records(1L, a1, a2));
+        bolt.execute(Tuples.retriedRecords(2L, a1, a2));
+        bolt.execute(Tuples.records(3L, Records.of("id", "a", "n", 3L).build()));
+
+        List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(3, partials.size(), "the batch, the batch again, the third record");
+        RawPartial last = (RawPartial) partials.get(2).<List<Object>>value(1).get(1);
+        assertEquals(List.of(Records.of("id", "a", "n", 3L).asMap()), RawAggregator.decode(last.bytes()));
+    }
+
     @Test
     void restartedTaskFailsBatchesUntilTheJoinReplayedItsRunningQueries() {
         RecordingOutputCollector fresh = new RecordingOutputCollector();
