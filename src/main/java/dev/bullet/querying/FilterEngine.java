@@ -315,14 +315,29 @@ public final class FilterEngine {
     /**
      * {@link #consume(List, long, long, List)} of a batch sent again after a failure, which this task may have
      * consumed before: RAW queries take its records without counting them toward their size
-     * ({@link FilterQuerier#consumingAgain}).
+     * ({@link FilterQuerier#consumingAgain}), and a RAW query that found its records here takes them too (it left the
+     * index, so it is tested on each): the Join may have refused the partial that held them (a restarted Join task
+     * that did not have the query back yet), and it drops the rows it merged already.
      */
     public void consumeAgain(List<? extends Record> records, long now, long readTime, List<Partial> out) {
+        List<FilterQuerier> filled = new ArrayList<>();
         for (FilterQuerier querier : active) {
             querier.consumingAgain(true);
+            if (querier.isSatisfied() && readTime < querier.readUntil) {
+                filled.add(querier);
+            }
         }
         try {
             consume(records, now, readTime, out);
+            for (FilterQuerier querier : filled) {
+                for (Record record : records) {
+                    querier.consume(record, now);
+                }
+                Object data = querier.takePayload();
+                if (data != null) {
+                    out.add(new Partial(querier.id(), data, false, true));
+                }
+            }
         } finally {
             for (FilterQuerier querier : active) {
                 querier.consumingAgain(false);

@@ -112,6 +112,26 @@ class FilterEngineTest {
         assertFalse(engine.isSatisfied("r"));
     }
 
+    /**
+     * A RAW query that found its records here takes a batch sent again all the same (up to its size): the Join may
+     * have refused the partial that held them, and drops what it merged already.
+     */
+    @Test
+    void aRawQueryThatFilledUpTakesABatchSentAgain() {
+        assertTrue(engine.add("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 2"), T0));
+        List<Record> batch = List.of(rec("a", 1), rec("b", 2), rec("a", 3), rec("a", 4));
+        engine.consume(batch, T0 + 10, out);
+        assertTrue(engine.isSatisfied("q"));
+        out.clear();
+        engine.consume(batch, T0 + 20, out);
+        assertEquals(List.of(), out, "a first attempt finds nothing more for it");
+        engine.consumeAgain(batch, T0 + 30, T0 + 10, out);
+        assertEquals(1, out.size());
+        assertEquals(List.of(1L, 3L), RawAggregator.decode(out.get(0).data()).stream()
+                                                  .map(r -> ((Number) r.get("n")).longValue()).toList());
+        assertTrue(engine.isSatisfied("q"));
+    }
+
     private static String rawAnd(String first, String second) {
         return "{\"filters\": [{\"operation\": \"AND\", \"clauses\": [" + first + ", " + second + "]}],"
                + " \"aggregation\": {\"type\": \"RAW\", \"size\": 500}, \"duration\": 100000}";
