@@ -82,13 +82,16 @@ public final class JoinStateKeeper<T> {
 
     private static final class Generation<T> {
         final long number;
+        /** When it was cut (sent to the log). */
+        final long cutAt;
         List<T> held = new ArrayList<>();
         List<JoinEngine.Emitted> results = new ArrayList<>();
         int outstanding;
         boolean failed;
 
-        Generation(long number) {
+        Generation(long number, long cutAt) {
             this.number = number;
+            this.cutAt = cutAt;
         }
     }
 
@@ -105,7 +108,7 @@ public final class JoinStateKeeper<T> {
     private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
     private final ArrayDeque<Generation<T>> cut = new ArrayDeque<>();
     private final Map<Long, Generation<T>> byNumber = new HashMap<>();
-    private Generation<T> open = new Generation<>(-1);
+    private Generation<T> open = new Generation<>(-1, Long.MIN_VALUE);
     private long nextNumber;
     /** The generation in which the log refused a write at once, and why (see {@link #send}). */
     private volatile long refusedIn = -1;
@@ -216,7 +219,7 @@ public final class JoinStateKeeper<T> {
             restorableDeltas = new HashMap<>();
             forgetAt = Long.MAX_VALUE;
         }
-        Generation<T> g = new Generation<>(nextNumber++);
+        Generation<T> g = new Generation<>(nextNumber++, now);
         g.results = open.results;
         open.results = new ArrayList<>();
         cut.addLast(g);
@@ -388,6 +391,15 @@ public final class JoinStateKeeper<T> {
             waiting.addAll(open.results);
             open.results = waiting;
         }
+    }
+
+    /**
+     * How long the oldest snapshot in flight has waited for the log's confirmation at {@code now} (0: none in flight).
+     * What it holds (acks, results) waits as long.
+     */
+    public long unconfirmedForMs(long now) {
+        Generation<T> oldest = cut.peekFirst();
+        return oldest == null ? 0 : Math.max(0, now - oldest.cutAt);
     }
 
     /** The ids whose snapshot was too large for a message (their restart is flagged incomplete), since the start. */

@@ -69,6 +69,11 @@ public class JoinBolt extends BaseRichBolt {
     /** How long after Kafka could not be reached the state store is tried again; the longest wait between tries. */
     static final long STATE_RETRY_MS = 10_000;
     static final long STATE_RETRY_MAX_MS = 60_000;
+    /**
+     * How long a snapshot may wait for the state store's confirmation before it is warned of (then at most as often):
+     * what it holds waits too, and past {@code topology.message.timeout.secs} the spout sends the batches again.
+     */
+    static final long SNAPSHOT_WAIT_WARN_MS = 5_000;
     /** The most a (re)started task waits to read the saved state of its queries. */
     private static final Duration STATE_READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Set<String> WIRED = Set.of(Streams.HELLO, Streams.RESTORE, Streams.QUERY, Streams.SIGNAL,
@@ -127,6 +132,8 @@ public class JoinBolt extends BaseRichBolt {
     private transient long stateRetryAt;
     private transient long stateRetryMs;
     private transient int loggedTooLarge;
+    /** When a snapshot's wait for the state store may be warned of again. */
+    private transient long nextWaitWarnAt;
 
     public JoinBolt(QuerySettings settings, long finalGraceMs, Clock clock) {
         this(settings, finalGraceMs, 1, clock);
@@ -312,6 +319,14 @@ public class JoinBolt extends BaseRichBolt {
     }
 
     private void logStateIssues() {
+        long now = clock.now();
+        long waited = keeper.unconfirmedForMs(now);
+        if (waited >= SNAPSHOT_WAIT_WARN_MS && now >= nextWaitWarnAt) {
+            nextWaitWarnAt = now + SNAPSHOT_WAIT_WARN_MS;
+            LOG.warn("Join task {}: a snapshot of its queries' state has waited {} s for {} to confirm it; {} results and"
+                     + " the acks of {} partials wait with it", taskId, waited / 1000, store, keeper.heldResults(),
+                     keeper.held());
+        }
         if (keeper.failures() != loggedFailures) {
             LOG.warn("Join task {}: {} writes to {} failed so far (the last: {}); the partials they held are failed, their"
                      + " batches sent again", taskId, keeper.failures(), store, String.valueOf(keeper.lastFailure()));

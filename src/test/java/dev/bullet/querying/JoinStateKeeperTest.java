@@ -93,6 +93,21 @@ class JoinStateKeeperTest {
     }
 
     @Test
+    void howLongTheOldestSnapshotInFlightHasWaitedIsKnown() {
+        JoinStateKeeper<String> keeper = new JoinStateKeeper<>(log, 1 << 20, 100);
+        assertEquals(0, keeper.unconfirmedForMs(T0), "nothing in flight");
+        engine.add("a", COUNT, T0, 0);
+        merge("a", 1);
+        keeper.hold("t1");
+        assertTrue(keeper.snapshot(engine, T0 + 100, settle));
+        assertEquals(0, keeper.unconfirmedForMs(T0 + 100));
+        assertEquals(7_000, keeper.unconfirmedForMs(T0 + 7_100), "the log has not confirmed it for 7 s");
+        log.confirm(0);
+        keeper.poll(settle);
+        assertEquals(0, keeper.unconfirmedForMs(T0 + 7_200), "confirmed: nothing waits");
+    }
+
+    @Test
     void aFailedWriteFailsWhatItsSnapshotHeldAndTheQueryIsWrittenAgain() {
         JoinStateKeeper<String> keeper = new JoinStateKeeper<>(log, 1 << 20, 100);
         engine.add("a", COUNT, T0, 0);
