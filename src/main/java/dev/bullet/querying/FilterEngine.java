@@ -314,21 +314,47 @@ public final class FilterEngine {
 
     /**
      * {@link #consume(List, long, long, List)} of a batch sent again after a failure, which this task may have
-     * consumed before: RAW queries take its records without counting them toward their size
-     * ({@link FilterQuerier#consumingAgain}), and a RAW query that found its records here takes them too (it left the
-     * index, so it is tested on each): the Join may have refused the partial that held them (a restarted Join task
-     * that did not have the query back yet), and it drops the rows it merged already.
+     * consumed before: see {@link Again}.
      */
     public void consumeAgain(List<? extends Record> records, long now, long readTime, List<Partial> out) {
-        List<FilterQuerier> filled = new ArrayList<>();
-        for (FilterQuerier querier : active) {
-            querier.consumingAgain(true);
-            if (querier.isSatisfied() && readTime < querier.readUntil) {
-                filled.add(querier);
+        try (Again again = again(readTime)) {
+            again.consume(records, now, out);
+        }
+    }
+
+    /** Starts taking the records of a batch sent again, read at {@code readTime}: see {@link Again}. */
+    public Again again(long readTime) {
+        return new Again(readTime);
+    }
+
+    /**
+     * The records of a batch sent again after a failure, which this task may have consumed before, in one or more
+     * parts (a batch sent record by record): RAW queries take up to their size of them without counting them toward
+     * their size ({@link FilterQuerier#consumingAgain}), and a RAW query that found its records here takes them too
+     * (it left the index, so it is tested on each): the Join may have refused the partial that held them (a restarted
+     * Join task that did not have the query back yet), and it drops the rows it merged already. Closing it ends that.
+     */
+    public final class Again implements AutoCloseable {
+        private final long readTime;
+        private final List<FilterQuerier> marked = new ArrayList<>();
+        private final List<FilterQuerier> filled = new ArrayList<>();
+
+        private Again(long readTime) {
+            this.readTime = readTime;
+            for (FilterQuerier querier : active) {
+                if (querier.isRaw()) {
+                    querier.consumingAgain(true);
+                    marked.add(querier);
+                    if (querier.isSatisfied() && readTime < querier.readUntil) {
+                        filled.add(querier);
+                    }
+                }
             }
         }
-        try {
-            consume(records, now, readTime, out);
+
+        /** Consumes a part of the batch; RAW partials produced go to {@code out}. */
+        public void consume(List<? extends Record> records, long now, List<Partial> out) {
+            FilterEngine.this.consume(records, now, readTime, out);
             for (FilterQuerier querier : filled) {
                 for (Record record : records) {
                     querier.consume(record, now);
@@ -338,8 +364,11 @@ public final class FilterEngine {
                     out.add(new Partial(querier.id(), data, false, true));
                 }
             }
-        } finally {
-            for (FilterQuerier querier : active) {
+        }
+
+        @Override
+        public void close() {
+            for (FilterQuerier querier : marked) {
                 querier.consumingAgain(false);
             }
         }

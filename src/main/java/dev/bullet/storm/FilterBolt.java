@@ -190,11 +190,13 @@ public class FilterBolt extends BaseRichBolt {
         if (retry) {
             flush(); // the partials so far must not include the retried batch
             if (span.length > 3) {
-                for (int i = 0; i < records.size() && i + 3 < span.length; i++) {
-                    int before = out.size();
-                    engine.consumeAgain(List.of(records.get(i)), clock.now(), readTime, out);
-                    engine.tick(clock.now(), out);
-                    spanEach(before, span[0], span[i + 3], span[i + 3]);
+                try (FilterEngine.Again again = engine.again(readTime)) {
+                    for (int i = 0; i < records.size() && i + 3 < span.length; i++) {
+                        int before = out.size();
+                        again.consume(List.of(records.get(i)), clock.now(), out);
+                        engine.tick(clock.now(), out);
+                        spanEach(before, span[0], span[i + 3], span[i + 3]);
+                    }
                 }
             } else {
                 engine.consumeAgain(records, clock.now(), readTime, out);

@@ -220,6 +220,34 @@ class FilterBoltTest {
         assertEquals(List.of(Records.of("id", "a", "n", 3L).asMap()), RawAggregator.decode(last.bytes()));
     }
 
+    /**
+     * Records a new reader sends again one by one (each with its offset): a RAW query that found its records takes
+     * them, each in a partial of its own record, up to its size for the batch.
+     */
+    @Test
+    void recordsSentAgainOneByOneGoToARawQueryThatFilledUpUpToItsSize() {
+        bolt.execute(Tuples.query("q", RAW_ID_A.replace("\"size\": 10", "\"size\": 2"), now(), 0));
+        Record a1 = Records.of("id", "a", "n", 1L).build();
+        Record a2 = Records.of("id", "a", "n", 2L).build();
+        Record a3 = Records.of("id", "a", "n", 3L).build();
+        bolt.execute(Tuples.records(1L, a1, a2));
+        long partition = 7;
+        Tuple again = Tuples.of(Components.DATASOURCE_BOLT, Streams.RECORDS, new ArrayList<>(List.of(a1, a2, a3)), 1L,
+                                new long[] {partition, 10, 12, 10, 11, 12}, true);
+        bolt.execute(again);
+
+        List<Emission> partials = out.emitted(Streams.PARTIAL);
+        assertEquals(2, partials.size(), "the first attempt, then the records sent again");
+        List<Object> flat = partials.get(1).value(1); // (id, partial, last) per partial
+        assertEquals(6, flat.size(), "a partial for each of two records: the size holds for the batch");
+        for (int i = 0; i < 2; i++) {
+            RawPartial rows = (RawPartial) flat.get(i * 3 + 1);
+            assertEquals(List.of(Records.of("id", "a", "n", i + 1L).asMap()), RawAggregator.decode(rows.bytes()));
+        }
+        assertEquals(List.of(partition, 10L, 10L, partition, 11L, 11L),
+                     Arrays.stream(partials.get(1).<long[]>value(2)).boxed().toList(), "each its record's offset");
+    }
+
     @Test
     void restartedTaskFailsBatchesUntilTheJoinReplayedItsRunningQueries() {
         RecordingOutputCollector fresh = new RecordingOutputCollector();
