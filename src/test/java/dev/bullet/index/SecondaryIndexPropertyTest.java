@@ -138,24 +138,36 @@ class SecondaryIndexPropertyTest {
                     present.add(id);
                 }
                 String json = record(r);
-                Record rec = decoder.decode(json);
-                Set<Integer> candidates = new HashSet<>();
-                Set<Integer> matched = new HashSet<>();
-                index.candidates(rec, candidates::add, matched::add);
-                assertTrue(present.containsAll(candidates) && present.containsAll(matched),
-                           "only running queries are handed out: " + candidates + " " + matched);
-                for (int q = 0; q < predicates.size(); q++) {
-                    boolean matches = predicates.get(q).test(rec);
-                    if (matches) {
-                        assertTrue(candidates.contains(q) || matched.contains(q),
-                                   "query " + q + " matches " + json + " but was not a candidate");
-                    }
-                    if (matched.contains(q)) { // the index decided it: it must be right
-                        assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
-                    }
-                }
+                checkCandidates(index, predicates, present, json, decoder);
             }
         }
+    }
+
+    /**
+     * Hands the record to the index and checks what it hands out: only running queries ({@code present}; null: any),
+     * every query that matches among them, every decided one a match. Returns how many it decided.
+     */
+    private static int checkCandidates(QueryIndex<Integer> index, List<RecordPredicate> predicates, Set<Integer> present,
+                                       String json, RecordDecoder decoder) {
+        Record rec = decoder.decode(json);
+        Set<Integer> candidates = new HashSet<>();
+        Set<Integer> matched = new HashSet<>();
+        index.candidates(rec, candidates::add, matched::add);
+        if (present != null) {
+            assertTrue(present.containsAll(candidates) && present.containsAll(matched),
+                       "only running queries are handed out: " + candidates + " " + matched);
+        }
+        for (int q = 0; q < predicates.size(); q++) {
+            boolean matches = predicates.get(q).test(rec);
+            if (matches) {
+                assertTrue(candidates.contains(q) || matched.contains(q),
+                           "query " + q + " matches " + json + " but was not a candidate");
+            }
+            if (matched.contains(q)) { // the index decided it: it must be right
+                assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
+            }
+        }
+        return matched.size();
     }
 
     @Test
@@ -332,21 +344,7 @@ class SecondaryIndexPropertyTest {
                 String json = "{\"s\":\"" + KEYS[r.nextInt(KEYS.length)] + "\",\"m\":"
                               + CONTAINERS[r.nextInt(CONTAINERS.length)] + ",\"l\":"
                               + CONTAINERS[r.nextInt(CONTAINERS.length)] + "}";
-                Record rec = decoder.decode(json);
-                Set<Integer> candidates = new HashSet<>();
-                Set<Integer> matched = new HashSet<>();
-                index.candidates(rec, candidates::add, matched::add);
-                for (int q = 0; q < predicates.size(); q++) {
-                    boolean matches = predicates.get(q).test(rec);
-                    if (matches) {
-                        assertTrue(candidates.contains(q) || matched.contains(q),
-                                   "query " + q + " matches " + json + " but was not a candidate");
-                    }
-                    if (matched.contains(q)) {
-                        assertTrue(matches, "query " + q + " was decided a match for " + json + " but does not match");
-                        decided++;
-                    }
-                }
+                decided += checkCandidates(index, predicates, null, json, decoder);
             }
         }
         assertTrue(decided > 500, "too few decided matches to show anything: " + decided);
