@@ -346,7 +346,7 @@ public final class JoinQuerier {
                 out.add(endEarly(BoundErrors.overQueryBytes(maxBytes), now)); // the rows that fit, not the one that crossed
                 return out;
             }
-            raw.addJson(record);
+            raw.addRow(record);
             if (window == null && raw.isFull()) {
                 out.add(finish(now));
                 return out;

@@ -20,11 +20,58 @@ public final class CanonicalJson {
     /** Up to this many keys an object's keys are compared pairwise; beyond, through a hash table. */
     private static final int PAIRWISE = 16;
 
+    /** Rows up to this size are remembered by {@link #isCanonicalRow}. */
+    static final int REMEMBERED_ROW_BYTES = 16 * 1024;
+    /** How many rows {@link #isCanonicalRow} remembers a thread (a power of two). */
+    static final int REMEMBERED_ROWS = 4096;
+    private static final ThreadLocal<Remembered> REMEMBERED = ThreadLocal.withInitial(Remembered::new);
+
     private byte[] b;
     /** The keys of the objects being read, innermost last: start and end (exclusive, after the text) of each. */
     private int[] keys = new int[64];
     private int keyCount;
     private int[] table = new int[64];
+
+    /** The rows a thread checked since it last forgot them, by slot, and what they were found to be. */
+    private static final class Remembered {
+        final CanonicalJson check = new CanonicalJson();
+        final byte[][] rows = new byte[REMEMBERED_ROWS][];
+        final boolean[] verdicts = new boolean[REMEMBERED_ROWS];
+        int held;
+    }
+
+    /**
+     * {@link #isCanonicalObject} of a row that is never written again, remembered by identity until the thread
+     * {@link #forgetRows forgets}: inside a worker every RAW query that keeps a record holds the record's own bytes
+     * (one array), and a Filter's partials of one batch reach a Join task in one tuple, so a record that a hundred
+     * queries keep is checked once, not once per query. A thread holds at most {@link #REMEMBERED_ROWS} rows of at most
+     * {@link #REMEMBERED_ROW_BYTES} bytes; a larger row is checked each time.
+     */
+    public static boolean isCanonicalRow(byte[] json) {
+        Remembered remembered = REMEMBERED.get();
+        if (json.length > REMEMBERED_ROW_BYTES) {
+            return remembered.check.isCanonicalObject(json);
+        }
+        int slot = System.identityHashCode(json) & (REMEMBERED_ROWS - 1);
+        byte[] held = remembered.rows[slot];
+        if (held == json) {
+            return remembered.verdicts[slot];
+        }
+        boolean verdict = remembered.check.isCanonicalObject(json);
+        remembered.held += held == null ? 1 : 0;
+        remembered.rows[slot] = json;
+        remembered.verdicts[slot] = verdict;
+        return verdict;
+    }
+
+    /** Lets go of the rows {@link #isCanonicalRow} remembers on this thread (a Join task: after each tuple). */
+    public static void forgetRows() {
+        Remembered remembered = REMEMBERED.get();
+        if (remembered.held > 0) {
+            Arrays.fill(remembered.rows, null);
+            remembered.held = 0;
+        }
+    }
 
     /** Whether {@code json}, all of it, is one JSON object in canonical form. */
     public boolean isCanonicalObject(byte[] json) {

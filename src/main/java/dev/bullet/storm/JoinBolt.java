@@ -16,6 +16,7 @@ import dev.bullet.querying.ReplayWait;
 import dev.bullet.querying.RunningQuery;
 import dev.bullet.querying.StoreReplayWait;
 import dev.bullet.querying.WorkerMemory;
+import dev.bullet.record.CanonicalJson;
 import dev.bullet.storm.TopologyNames.Components;
 import dev.bullet.storm.TopologyNames.Fields;
 import dev.bullet.storm.TopologyNames.Streams;
@@ -536,18 +537,22 @@ public class JoinBolt extends BaseRichBolt {
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
         int source = tuple.getSourceTask();
         long now = clock.now();
-        for (int i = 0; i + 2 < flat.size(); i += 3) {
-            String id = (String) flat.get(i);
-            long[] covered = spans;
-            if (retry) { // the i-th triple of partials has the i-th triple of spans
-                covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
+        try {
+            for (int i = 0; i + 2 < flat.size(); i += 3) {
+                String id = (String) flat.get(i);
+                long[] covered = spans;
+                if (retry) { // the i-th triple of partials has the i-th triple of spans
+                    covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
+                }
+                unknownPartial |= !engine.knows(id);
+                try {
+                    engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
+                } catch (RuntimeException | StackOverflowError e) {
+                    LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
+                }
             }
-            unknownPartial |= !engine.knows(id);
-            try {
-                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
-            } catch (RuntimeException | StackOverflowError e) {
-                LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
-            }
+        } finally {
+            CanonicalJson.forgetRows(); // the tuple's rows were checked once each, for all the queries that keep them
         }
     }
 

@@ -90,6 +90,35 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void aRememberedVerdictIsTheVerdictOnThatVeryRow() {
+        Random r = new Random(20261128);
+        CanonicalJson check = new CanonicalJson();
+        // more rows than are remembered, so slots are shared, half of them of one length and of either verdict
+        List<byte[]> rows = new ArrayList<>();
+        for (int i = 0; i < CanonicalJson.REMEMBERED_ROWS; i++) {
+            rows.add(randomObject(r, 0).getBytes(StandardCharsets.UTF_8));
+            String key = "k" + (100 + r.nextInt(900));
+            rows.add(("{" + JsonCodec.toJson(key) + ":1," + JsonCodec.toJson(r.nextBoolean() ? key : "k000") + ":2}")
+                         .getBytes(StandardCharsets.UTF_8));
+        }
+        StringBuilder large = new StringBuilder("{\"a\":\"");
+        large.append("x".repeat(CanonicalJson.REMEMBERED_ROW_BYTES)).append("\"}");
+        rows.add(large.toString().getBytes(StandardCharsets.UTF_8));
+        rows.add(large.toString().replace("{", "{ ").getBytes(StandardCharsets.UTF_8));
+        int canonical = 0;
+        for (int i = 0; i < 20 * rows.size(); i++) {
+            if (r.nextInt(500) == 0) {
+                CanonicalJson.forgetRows();
+            }
+            byte[] row = rows.get(r.nextInt(rows.size()));
+            boolean verdict = check.isCanonicalObject(row);
+            canonical += verdict ? 1 : 0;
+            assertEquals(verdict, CanonicalJson.isCanonicalRow(row), new String(row, StandardCharsets.UTF_8));
+        }
+        assertTrue(canonical > rows.size() && canonical < 19 * rows.size(), "rows of both verdicts: " + canonical);
+    }
+
+    @Test
     void edgeCases() {
         CanonicalJson check = new CanonicalJson();
         for (String yes : List.of("{}", "{\"a\":1}", "{\"a\":[]}", "{\"a\":{}}", "{\"a\":[1,\"x\",true,false,null,{\"b\":[]}]}",

@@ -52,6 +52,41 @@ class RawAggregatorTest {
     }
 
     @Test
+    void rowsCheckedAsTheyCameGiveWhatCheckingThemAtTheEndGives() {
+        byte[] plain = "{\"a\":1,\"b\":\"x\"}".getBytes(StandardCharsets.UTF_8);
+        byte[] spaced = "{\"a\": 1}".getBytes(StandardCharsets.UTF_8);
+        byte[] twice = "{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8);
+        RawAggregator checked = new RawAggregator(10);
+        checked.addRow(plain);
+        checked.addRow(plain); // one array kept by two rows, as a record two queries keep
+        assertEquals("[" + new String(plain, StandardCharsets.UTF_8) + "," + new String(plain, StandardCharsets.UTF_8)
+                     + "]", new String(checked.canonicalJson(), StandardCharsets.UTF_8));
+        for (byte[] odd : List.of(spaced, twice)) {
+            RawAggregator withOdd = new RawAggregator(10);
+            withOdd.addRow(plain);
+            withOdd.addRow(odd);
+            assertEquals(null, withOdd.canonicalJson(), "a row parsed and written again is not itself");
+            withOdd.reset();
+            withOdd.addRow(plain);
+            assertTrue(withOdd.canonicalJson() != null, "after a reset only the new rows count");
+        }
+        // rows that came without a check (restored from a snapshot) are checked at the end
+        RawAggregator restored = new RawAggregator(10);
+        restored.combine(JsonCodec.array(List.of(plain, twice)));
+        restored.addRow(plain);
+        assertEquals(null, restored.canonicalJson());
+        RawAggregator restoredPlain = new RawAggregator(10);
+        restoredPlain.combine(JsonCodec.array(List.of(plain)));
+        restoredPlain.addRow(plain);
+        assertTrue(restoredPlain.canonicalJson() != null);
+        // a row refused for want of room is not counted
+        RawAggregator full = new RawAggregator(1);
+        full.addJson(spaced);
+        assertFalse(full.addRow(plain));
+        assertEquals(null, full.canonicalJson());
+    }
+
+    @Test
     void partialsRoundTripWithTypesIntact() {
         RawAggregator source = new RawAggregator(10);
         Map<String, Object> record = Records.of("l", 5L, "d", 5.0, "s", "5", "b", true, "n", null)
