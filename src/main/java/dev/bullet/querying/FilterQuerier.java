@@ -307,8 +307,7 @@ public final class FilterQuerier {
             // a projected RAW record goes straight to its JSON, a timestamp is added to the JSON: nothing decoded
             LazyRecord lazy = (LazyRecord) record;
             byte[] json = writesJson ? projector.json(lazy) : lazy.rawJson();
-            ((RawAggregator) aggregator).addJson(injectTimestamp ? JsonCodec.withMember(json, timestampMember, now)
-                                                                 : json);
+            ((RawAggregator) aggregator).addJson(injectTimestamp ? StampedRows.of(json, timestampMember, now) : json);
             return;
         }
         Record projected = projector.project(record);
