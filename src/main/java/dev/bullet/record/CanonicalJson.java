@@ -37,7 +37,8 @@ public final class CanonicalJson {
         final CanonicalJson check = new CanonicalJson();
         final byte[][] rows = new byte[REMEMBERED_ROWS][];
         final boolean[] verdicts = new boolean[REMEMBERED_ROWS];
-        int held;
+        /** Whether any slot holds a row. */
+        boolean holds;
     }
 
     /**
@@ -58,7 +59,7 @@ public final class CanonicalJson {
             return remembered.verdicts[slot];
         }
         boolean verdict = remembered.check.isCanonicalObject(json);
-        remembered.held += held == null ? 1 : 0;
+        remembered.holds = true;
         remembered.rows[slot] = json;
         remembered.verdicts[slot] = verdict;
         return verdict;
@@ -67,9 +68,9 @@ public final class CanonicalJson {
     /** Lets go of the rows {@link #isCanonicalRow} remembers on this thread (a Join task: after each tuple). */
     public static void forgetRows() {
         Remembered remembered = REMEMBERED.get();
-        if (remembered.held > 0) {
+        if (remembered.holds) {
             Arrays.fill(remembered.rows, null);
-            remembered.held = 0;
+            remembered.holds = false;
         }
     }
 

@@ -311,6 +311,9 @@ public class JoinBolt extends BaseRichBolt {
             LOG.error("Failed to handle a tuple of stream {} from {}; skipped", tuple.getSourceStreamId(),
                       tuple.getSourceComponent(), e);
             collector.ack(tuple);
+        } finally {
+            // the tuple's rows were checked once each for all the queries that keep them (an outer query's on a tick too)
+            CanonicalJson.forgetRows();
         }
         if (keeper != null) {
             keeper.poll(settle);
@@ -537,22 +540,18 @@ public class JoinBolt extends BaseRichBolt {
         boolean retry = tuple.getBooleanByField(Fields.RETRY);
         int source = tuple.getSourceTask();
         long now = clock.now();
-        try {
-            for (int i = 0; i + 2 < flat.size(); i += 3) {
-                String id = (String) flat.get(i);
-                long[] covered = spans;
-                if (retry) { // the i-th triple of partials has the i-th triple of spans
-                    covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
-                }
-                unknownPartial |= !engine.knows(id);
-                try {
-                    engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
-                } catch (RuntimeException | StackOverflowError e) {
-                    LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
-                }
+        for (int i = 0; i + 2 < flat.size(); i += 3) {
+            String id = (String) flat.get(i);
+            long[] covered = spans;
+            if (retry) { // the i-th triple of partials has the i-th triple of spans
+                covered = i + 2 < spans.length ? Arrays.copyOfRange(spans, i, i + 3) : NO_SPANS;
             }
-        } finally {
-            CanonicalJson.forgetRows(); // the tuple's rows were checked once each, for all the queries that keep them
+            unknownPartial |= !engine.knows(id);
+            try {
+                engine.combine(id, flat.get(i + 1), (Boolean) flat.get(i + 2), source, covered, retry, now, out);
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.error("Failed to merge a partial of query {} from Filter task {}; skipped", id, source, e);
+            }
         }
     }
 
