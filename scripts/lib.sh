@@ -202,6 +202,8 @@ bench_pipeline() {
       echo "         --mix id|realistic | --queries-file FILE (JSON lines: results flow, latency from the producer)"
       echo "         --join-snapshots on|off|on,off,... (the Join keeps its state in Kafka; default on, as the setting;"
       echo "         a list: each in turn in one JVM, the JIT shared) --join-snapshot-interval-ms MS"
+      echo "         --tick-ms MS (bullet.topology.tick.spout.interval.ms: how often the Filter emits its partials)"
+      echo "         --kafka-property KEY=VALUE (repeatable: bullet.pubsub.kafka.properties, e.g. compression.type=lz4)"
       echo "         --via pubsub|rest (with a workload: the client reads the response topic, or runs each query"
       echo "         through the REST service's sse-query: two open files per running query)"
       echo "         --cluster [--workers N] [--supervisors 1|2] [--jfr DIR] (the topology on a multi-process Storm"

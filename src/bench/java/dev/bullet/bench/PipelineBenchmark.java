@@ -145,6 +145,12 @@ public final class PipelineBenchmark {
         @Option(names = "--join-snapshot-interval-ms", paramLabel = "MS",
                 description = "bullet.topology.join.snapshot.interval.ms (default: the setting's default, 100)")
         Long joinSnapshotIntervalMs;
+        @Option(names = "--tick-ms", paramLabel = "MS",
+                description = "bullet.topology.tick.spout.interval.ms: how often the Filter emits its partials (default 100)")
+        Integer tickMs;
+        @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
+                description = "a property of every Kafka client of the PubSub (bullet.pubsub.kafka.properties), e.g. compression.type=lz4; repeatable")
+        Map<String, String> kafkaProperties;
         @Option(names = "--cluster",
                 description = {"run the topology on a real multi-process Storm cluster on loopback (ZooKeeper,",
                                "Nimbus, Supervisors, worker JVMs: scripts/storm-cluster.sh on free ports) instead",
@@ -350,6 +356,12 @@ public final class PipelineBenchmark {
         }
         if (o.joinSnapshotIntervalMs != null) {
             overrides.put(SettingsTable.TOPOLOGY_JOIN_SNAPSHOT_INTERVAL_MS, o.joinSnapshotIntervalMs);
+        }
+        if (o.kafkaProperties != null) {
+            overrides.put(SettingsTable.PUBSUB_KAFKA_PROPERTIES, new LinkedHashMap<>(o.kafkaProperties));
+        }
+        if (o.tickMs != null) {
+            overrides.put(SettingsTable.TICK_SPOUT_INTERVAL_MS, o.tickMs);
         }
         if (workload) {
             overrides.put(SettingsTable.RECORD_INJECT_TIMESTAMP_ENABLE, true);
