@@ -1,7 +1,10 @@
 package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.NamedField;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
+import dev.bullet.record.Span;
 import org.apache.datasketches.common.ArrayOfStringsSerDe;
 import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.tuple.TupleSketchIterator;
@@ -10,6 +13,7 @@ import org.apache.datasketches.tuple.UpdatableSketchBuilder;
 import org.apache.datasketches.tuple.adouble.DoubleSummary;
 import org.apache.datasketches.tuple.adouble.DoubleSummaryFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -64,6 +68,12 @@ final class BulletCoreKeys {
 
     /** The GROUP key of a record, or null when a value is a list or map (bullet-core cannot group it). */
     static String groupKey(List<NamedField> fields, int[] order, Record record) {
+        if (record instanceof LazyRecord lazy) {
+            String key = scalarKey(fields, order, lazy);
+            if (key != null) {
+                return key;
+            }
+        }
         StringBuilder sb = new StringBuilder();
         for (int i = 0, n = order.length; i < n; i++) {
             Object v = record.get(fields.get(order[i]).path());
@@ -80,6 +90,12 @@ final class BulletCoreKeys {
 
     /** The TOP K key of a record: each value's Java text. */
     static String topKKey(List<NamedField> fields, int[] order, Record record) {
+        if (record instanceof LazyRecord lazy) {
+            String key = scalarKey(fields, order, lazy);
+            if (key != null) {
+                return key;
+            }
+        }
         StringBuilder sb = new StringBuilder();
         for (int i = 0, n = order.length; i < n; i++) {
             if (i > 0) {
@@ -88,6 +104,84 @@ final class BulletCoreKeys {
             javaText(sb, record.get(fields.get(order[i]).path()));
         }
         return sb.toString();
+    }
+
+    /** One thread's room for {@link #scalarKey}: the values' spans and the key's bytes. */
+    private static final class Scratch {
+        long[] spans = new long[4];
+        byte[] bytes = new byte[64];
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /**
+     * The key {@link #groupKey} and {@link #topKKey} both give when each value is one the record's bytes spell as
+     * Java writes the decoded value: a string of plain ASCII (no escape: its bytes are its text), an integer of at
+     * most 18 digits other than {@code -0} (a {@code Long}'s digits), {@code true}, {@code false}, or a null or
+     * missing value ({@code null}). Null otherwise (a decimal, a list, a map, an escaped or non-ASCII string, a path
+     * the bytes cannot tell): the key is then made from the decoded values.
+     */
+    static String scalarKey(List<NamedField> fields, int[] order, LazyRecord record) {
+        Scratch scratch = SCRATCH.get();
+        int n = order.length;
+        if (n > scratch.spans.length) {
+            scratch.spans = new long[Math.max(n, scratch.spans.length * 2)];
+        }
+        long[] spans = scratch.spans;
+        byte[] data = record.bytes();
+        int length = n - 1; // the separators
+        for (int i = 0; i < n; i++) {
+            long span = record.span(fields.get(order[i]).path());
+            if (span == Span.UNSURE) {
+                return null;
+            }
+            if (span != Span.MISSING) {
+                int start = Span.start(span);
+                int end = Span.end(span);
+                byte first = data[start];
+                if (first == '"') {
+                    start++;
+                    end--;
+                    if (!record.plainAscii() && !RawBytes.plainAscii(data, start, end)) {
+                        return null;
+                    }
+                    span = Span.of(start, end);
+                } else if (first == '-' || first >= '0' && first <= '9') {
+                    if (!RawBytes.plainInteger(data, start, end) || first == '-' && data[start + 1] == '0') {
+                        return null;
+                    }
+                } else if (first == 'n') {
+                    span = Span.MISSING; // a null value reads as a missing one
+                } else if (first != 't' && first != 'f') {
+                    return null;
+                }
+            }
+            spans[i] = span;
+            length += span == Span.MISSING ? 4 : Span.end(span) - Span.start(span);
+        }
+        if (length > scratch.bytes.length) {
+            scratch.bytes = new byte[Math.max(length, scratch.bytes.length * 2)];
+        }
+        byte[] key = scratch.bytes;
+        int at = 0;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                key[at++] = '|';
+            }
+            long span = spans[i];
+            if (span == Span.MISSING) {
+                key[at++] = 'n';
+                key[at++] = 'u';
+                key[at++] = 'l';
+                key[at++] = 'l';
+            } else {
+                int start = Span.start(span);
+                int end = Span.end(span);
+                System.arraycopy(data, start, key, at, end - start);
+                at += end - start;
+            }
+        }
+        return new String(key, 0, at, StandardCharsets.ISO_8859_1);
     }
 
     /** A value as Java's {@code toString} writes it (lists {@code [a, b]}, maps {@code {k=v}}). */

@@ -10,7 +10,10 @@ import com.yahoo.sketches.tuple.UpdatableSketch;
 import com.yahoo.sketches.tuple.UpdatableSketchBuilder;
 import dev.bullet.query.NamedField;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.record.LazyRecord;
+import dev.bullet.record.MapRecord;
 import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
 import dev.bullet.testing.Records;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,9 @@ import java.util.Random;
 
 import static dev.bullet.testing.Records.mapOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * BQL's GROUP and TOP K against the sketches bullet-core 1.5.2 runs them on (sketches-core 0.9.1, on the test class
@@ -29,6 +35,74 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class BulletCoreKeysTest {
     private static final int GROUP_ENTRIES = QuerySettings.defaults().groupEntries();
+
+    /** JSON values of every kind a key may meet, some spelled as Java writes them, some not. */
+    private static final String[] VALUES = {
+        "\"abc\"", "\"a|b\"", "\"\"", "\"null\"", "\"true\"", "\"7\"", "\"caf\\u00e9\"", "\"caf\u00e9\"",
+        "\"x\\\"y\"", "\"tab\\tthere\"", "\"\\\\\"", "0", "-0", "7", "-12", "123456789012345678",
+        "-123456789012345678", "1234567890123456789", "9223372036854775808", "-9223372036854775809", "1.5", "-0.0",
+        "2.0", "1e3", "1E-2", "true", "false", "null", "[1,2]", "[]", "{\"a\":1}", "{}", "[\"x\",{\"b\":null}]"};
+
+    /**
+     * Keys cut from a record's bytes are the keys made from its decoded values (gson's, as bullet-core gets them):
+     * random records over strings with and without escapes or non-ASCII, integers up to and past a long, decimals,
+     * booleans, nulls, lists and maps, missing fields, nested paths, one to four fields, with and without blanks.
+     */
+    @Test
+    void keysCutFromTheBytesAreTheKeysOfTheDecodedValues() {
+        Random random = new Random(20261128);
+        RecordDecoder decoder = new RecordDecoder();
+        String[] paths = {"f0", "f1", "f2", "m.k", "m.j", "absent", "f0.k"};
+        int fast = 0;
+        for (int round = 0; round < 20_000; round++) {
+            StringBuilder json = new StringBuilder("{");
+            String gap = random.nextInt(4) == 0 ? " " : "";
+            for (int f = 0; f < 3; f++) {
+                if (random.nextInt(6) > 0) {
+                    json.append(json.length() > 1 ? "," : "").append(gap).append("\"f").append(f).append("\":").append(gap)
+                        .append(VALUES[random.nextInt(VALUES.length)]).append(gap);
+                }
+            }
+            if (random.nextBoolean()) {
+                json.append(json.length() > 1 ? "," : "").append("\"m\":{\"k\":").append(gap)
+                    .append(VALUES[random.nextInt(VALUES.length)]).append(gap).append(",\"j\":")
+                    .append(VALUES[random.nextInt(VALUES.length)]).append('}');
+            }
+            json.append('}');
+            List<NamedField> fields = new ArrayList<>();
+            for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+                fields.add(NamedField.of(paths[random.nextInt(paths.length)], "v" + i));
+            }
+            int[] order = BulletCoreKeys.fieldOrder(fields);
+            Record lazy = decoder.decode(json.toString());
+            Record eager = RecordDecoder.decodeEagerly(json.toString());
+            assertNotNull(eager, json.toString());
+            assertNotNull(lazy, json.toString()); // integers of 19 digits and more go to gson: a MapRecord
+            String where = json + " " + fields;
+            assertEquals(BulletCoreKeys.groupKey(fields, order, eager), BulletCoreKeys.groupKey(fields, order, lazy), where);
+            assertEquals(BulletCoreKeys.topKKey(fields, order, eager), BulletCoreKeys.topKKey(fields, order, lazy), where);
+            fast += lazy instanceof LazyRecord l && BulletCoreKeys.scalarKey(fields, order, l) != null ? 1 : 0;
+        }
+        assertTrue(fast > 5_000 && fast < 19_000, "keys cut from the bytes: " + fast); // both ways were taken
+    }
+
+    /** A decimal, a list or a map, an escape: the bytes do not spell the key, which is made from the values. */
+    @Test
+    void valuesTheBytesDoNotSpellAreLeftToTheDecodedValues() {
+        RecordDecoder decoder = new RecordDecoder();
+        List<NamedField> fields = List.of(NamedField.of("a", "a"));
+        int[] order = BulletCoreKeys.fieldOrder(fields);
+        for (String value : new String[] {"1.0", "-0", "[1]", "{\"b\":2}", "\"a\\nb\"", "1e2"}) {
+            LazyRecord record = (LazyRecord) decoder.decode("{\"a\":" + value + "}");
+            assertNull(BulletCoreKeys.scalarKey(fields, order, record), value);
+        }
+        LazyRecord record = (LazyRecord) decoder.decode("{\"a\":\"x|y\",\"b\":null,\"c\":-5,\"d\":true}");
+        List<NamedField> four = List.of(NamedField.of("a", "a"), NamedField.of("b", "b"), NamedField.of("c", "c"),
+                                        NamedField.of("d", "d"));
+        int[] fourOrder = BulletCoreKeys.fieldOrder(four);
+        assertEquals(BulletCoreKeys.groupKey(four, fourOrder, new MapRecord(mapOf("a", "x|y", "c", -5L, "d", true))),
+                     BulletCoreKeys.scalarKey(four, fourOrder, record));
+    }
 
     @Test
     void groupOrderIsTheSlotOrderOfBulletCoresTupleSketch() {
