@@ -66,6 +66,11 @@ public final class FilterQuerier {
     private final byte[] timestampMember;
     /** RAW with a projection written from a record's bytes: a matched record is kept as its projection's JSON. */
     private final boolean writesJson;
+    /**
+     * RAW with a projection written from a record's bytes and computed columns: a matched record is kept as its
+     * projection's JSON with the columns after it; null otherwise.
+     */
+    private final ComputedJson computedJson;
     /** RAW without a projection: a matched record is kept as its bytes. */
     private final boolean keepsRecord;
     private long rawMatched;
@@ -136,6 +141,8 @@ public final class FilterQuerier {
                                                : null;
         this.writesJson = raw && query.projection() != null && computed.length == 0 && projector.writesJson();
         this.keepsRecord = raw && query.projection() == null;
+        this.computedJson = raw && query.projection() != null && computed.length > 0 && projector.writesJson()
+                ? ComputedJson.of(query.projection(), List.of(computedNames)) : null;
     }
 
     static long saturatedAdd(long a, long b) {
@@ -303,10 +310,13 @@ public final class FilterQuerier {
                 rawMatched++;
             }
         }
-        if ((writesJson || keepsRecord && injectTimestamp) && record instanceof LazyRecord) {
-            // a projected RAW record goes straight to its JSON, a timestamp is added to the JSON: nothing decoded
+        if ((writesJson || computedJson != null || keepsRecord && injectTimestamp) && record instanceof LazyRecord) {
+            // a projected RAW record goes straight to its JSON, computed columns and a timestamp are added to the
+            // JSON: no map is built
             LazyRecord lazy = (LazyRecord) record;
-            byte[] json = writesJson ? projector.json(lazy) : lazy.rawJson();
+            byte[] json = writesJson ? projector.json(lazy)
+                    : computedJson != null ? computedJson.append(projector.json(lazy), computedValues(record))
+                    : lazy.rawJson();
             ((RawAggregator) aggregator).addJson(injectTimestamp ? StampedRows.of(json, timestampMember, now) : json);
             return;
         }
@@ -320,6 +330,15 @@ public final class FilterQuerier {
             projected = new MapRecord(copy);
         }
         aggregator.consume(projected);
+    }
+
+    /** The computed columns' values in the record, null where null or failed (the column is left out). */
+    private Object[] computedValues(Record record) {
+        Object[] values = new Object[computed.length];
+        for (int i = 0; i < computed.length; i++) {
+            values[i] = Evaluators.projected(computed[i].evaluate(record));
+        }
+        return values;
     }
 
     /** The projected record with the computed columns whose values are neither null nor failed. */
