@@ -2,7 +2,6 @@ package dev.bullet.querying.aggregations;
 
 import dev.bullet.query.NamedField;
 import dev.bullet.record.LazyRecord;
-import dev.bullet.record.RawBytes;
 import dev.bullet.record.Record;
 import dev.bullet.record.Span;
 import org.apache.datasketches.common.ArrayOfStringsSerDe;
@@ -136,51 +135,22 @@ final class BulletCoreKeys {
                 return null;
             }
             if (span != Span.MISSING) {
-                int start = Span.start(span);
-                int end = Span.end(span);
-                byte first = data[start];
-                if (first == '"') {
-                    start++;
-                    end--;
-                    if (!record.plainAscii() && !RawBytes.plainAscii(data, start, end)) {
-                        return null;
-                    }
-                    span = Span.of(start, end);
-                } else if (first == '-' || first >= '0' && first <= '9') {
-                    if (!RawBytes.plainInteger(data, start, end) || first == '-' && data[start + 1] == '0') {
-                        return null;
-                    }
-                } else if (first == 'n') {
+                if (data[Span.start(span)] == 'n') {
                     span = Span.MISSING; // a null value reads as a missing one
-                } else if (first != 't' && first != 'f') {
+                } else if (!SketchKeys.spelled(record, data, span)) {
                     return null;
+                } else if (data[Span.start(span)] == '"') {
+                    span = Span.of(Span.start(span) + 1, Span.end(span) - 1); // the text without its quotes
                 }
             }
             spans[i] = span;
-            length += span == Span.MISSING ? 4 : Span.end(span) - Span.start(span);
+            length += span == Span.MISSING ? 4 : Span.length(span);
         }
         if (length > scratch.bytes.length) {
             scratch.bytes = new byte[Math.max(length, scratch.bytes.length * 2)];
         }
         byte[] key = scratch.bytes;
-        int at = 0;
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                key[at++] = '|';
-            }
-            long span = spans[i];
-            if (span == Span.MISSING) {
-                key[at++] = 'n';
-                key[at++] = 'u';
-                key[at++] = 'l';
-                key[at++] = 'l';
-            } else {
-                int start = Span.start(span);
-                int end = Span.end(span);
-                System.arraycopy(data, start, key, at, end - start);
-                at += end - start;
-            }
-        }
+        int at = SketchKeys.writeSpans(data, spans, n, (byte) '|', key, 0);
         return new String(key, 0, at, StandardCharsets.ISO_8859_1);
     }
 

@@ -163,46 +163,59 @@ final class SketchKeys {
             if (span == Span.MISSING) {
                 length += 4;
             } else {
-                int start = Span.start(span);
-                int end = Span.end(span);
-                byte first = data[start];
-                if (first == '"') {
-                    if (!record.plainAscii() && !RawBytes.plainAscii(data, start + 1, end - 1)) {
-                        return null;
-                    }
-                } else if (first == '-' || first >= '0' && first <= '9') {
-                    if (!RawBytes.plainInteger(data, start, end) || first == '-' && data[start + 1] == '0') {
-                        return null;
-                    }
-                } else if (first != 't' && first != 'f') {
+                if (!spelled(record, data, span)) {
                     return null;
                 }
-                length += end - start;
+                length += Span.length(span);
             }
             spans[i] = span;
         }
         byte[] key = new byte[length];
-        int at = 0;
-        key[at++] = '[';
+        key[0] = '[';
+        key[writeSpans(data, spans, n, (byte) ',', key, 1)] = ']';
+        return key;
+    }
+
+    /**
+     * Whether the value at {@code span} (found, not JSON null) is one the record's bytes spell as it is written: a
+     * string of plain ASCII (no escape, so no quote or control character inside), an integer of at most 18 digits
+     * other than {@code -0}, {@code true} or {@code false}.
+     */
+    static boolean spelled(LazyRecord record, byte[] data, long span) {
+        int start = Span.start(span);
+        int end = Span.end(span);
+        byte first = data[start];
+        if (first == '"') {
+            return record.plainAscii() || RawBytes.plainAscii(data, start + 1, end - 1);
+        }
+        if (first == '-' || first >= '0' && first <= '9') {
+            return RawBytes.plainInteger(data, start, end) && !(first == '-' && data[start + 1] == '0');
+        }
+        return first == 't' || first == 'f';
+    }
+
+    /**
+     * Writes the bytes of {@code spans[0, n)} into {@code out} from {@code at}, {@code separator} between two,
+     * {@code null} for {@link Span#MISSING}; returns the index after the last.
+     */
+    static int writeSpans(byte[] data, long[] spans, int n, byte separator, byte[] out, int at) {
         for (int i = 0; i < n; i++) {
             if (i > 0) {
-                key[at++] = ',';
+                out[at++] = separator;
             }
             long span = spans[i];
             if (span == Span.MISSING) {
-                key[at++] = 'n';
-                key[at++] = 'u';
-                key[at++] = 'l';
-                key[at++] = 'l';
+                out[at++] = 'n';
+                out[at++] = 'u';
+                out[at++] = 'l';
+                out[at++] = 'l';
             } else {
-                int start = Span.start(span);
-                int end = Span.end(span);
-                System.arraycopy(data, start, key, at, end - start);
-                at += end - start;
+                int length = Span.length(span);
+                System.arraycopy(data, Span.start(span), out, at, length);
+                at += length;
             }
         }
-        key[at] = ']';
-        return key;
+        return at;
     }
 
     static String key(List<Object> values) {
