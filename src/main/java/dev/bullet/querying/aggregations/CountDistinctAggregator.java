@@ -11,6 +11,7 @@ import org.apache.datasketches.theta.Union;
 import org.apache.datasketches.theta.UpdateSketch;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,18 @@ import java.util.Map;
  * COUNT DISTINCT over the combination of {@code fields}: a DataSketches Theta sketch, exact below
  * {@code bullet.query.aggregation.count.distinct.sketch.entries} distinct values. One row {@code {newName: count}};
  * the count is a whole number while exact and the sketch's estimate once estimating.
+ *
+ * <p>Between resets the keys' Theta hashes are first kept in an array, in arrival order ({@link ThetaHashes}): an
+ * append per key, where the sketch's table, grown to a partial's thousands of keys and one per query, costs a cache
+ * miss per key. When the array holds {@link #capacity} hashes it is sorted without repeats and goes on if at most half
+ * are left; otherwise, and whenever the sketch itself is read, the hashes go into the sketch and the keys after them
+ * too. A partial of at most {@code entries} distinct hashes is written from the sorted array: the bytes the sketch
+ * would have compacted to. The sketch has the same content either way, because it is exact while the array is kept.
  */
 final class CountDistinctAggregator implements Aggregator {
+    private static final long[] NO_HASHES = new long[0];
+    /** At most this many hashes are kept apart from the sketch (fewer when the nominal entries are fewer). */
+    private static final int MAX_KEPT_HASHES = 1 << 14;
     private final List<NamedField> fields;
     private final SketchKeys.Fields keys;
     private final String name;
@@ -30,18 +41,26 @@ final class CountDistinctAggregator implements Aggregator {
     /** Whether {@link #union} holds a partial: a Filter's aggregator never combines one. */
     private boolean combined;
     private boolean empty;
+    /** The hashes not yet in {@link #sketch}, in arrival order or sorted without repeats. */
+    private long[] hashes = NO_HASHES;
+    private int hashCount;
+    /** Whether keys go straight into the sketch until the next reset. */
+    private boolean direct;
+    /** The most hashes kept apart: within the nominal entries, so the sketch would still be exact. */
+    private final int capacity;
 
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
         this.keys = SketchKeys.fields(fields);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
+        this.capacity = Math.min(entries, MAX_KEPT_HASHES);
         reset();
     }
 
     @Override
     public void consume(Record record) {
-        sketch.update(SketchKeys.keyOf(keys, record));
+        offer(SketchKeys.keyOf(keys, record));
         empty = false;
     }
 
@@ -60,12 +79,53 @@ final class CountDistinctAggregator implements Aggregator {
             Record record = records.get(from + Long.numberOfTrailingZeros(m));
             byte[] key = SketchKeys.keyBytes(keys, record);
             if (key != null) {
-                sketch.update(key);
+                offer(key);
             } else {
-                sketch.update(SketchKeys.keyOf(keys, record));
+                offer(SketchKeys.keyOf(keys, record));
             }
         }
         empty = false;
+    }
+
+    private void offer(String key) {
+        if (direct) {
+            sketch.update(key);
+        } else if (key != null && !key.isEmpty()) { // the sketch turns these away
+            keep(ThetaHashes.of(key));
+        }
+    }
+
+    private void offer(byte[] key) {
+        if (direct) {
+            sketch.update(key);
+        } else if (key.length > 0) {
+            keep(ThetaHashes.of(key));
+        }
+    }
+
+    private void keep(long hash) {
+        if (hashCount == hashes.length) {
+            if (hashCount == capacity) {
+                hashCount = ThetaHashes.sortDistinct(hashes, hashCount);
+                if (hashCount > capacity / 2) {
+                    spill();
+                    ThetaHashes.update(sketch, hash);
+                    return;
+                }
+            } else {
+                hashes = Arrays.copyOf(hashes, Math.min(capacity, Math.max(64, 2 * hashCount)));
+            }
+        }
+        hashes[hashCount++] = hash;
+    }
+
+    /** The kept hashes into the sketch, and every key after them until the next reset. */
+    private void spill() {
+        for (int i = 0; i < hashCount; i++) {
+            ThetaHashes.update(sketch, hashes[i]);
+        }
+        hashCount = 0;
+        direct = true;
     }
 
     @Override
@@ -76,6 +136,7 @@ final class CountDistinctAggregator implements Aggregator {
     }
 
     private CompactSketch merged() {
+        spill();
         Union u = SetOperation.builder().setNominalEntries(entries).buildUnion();
         u.union(union.getResult());
         u.union(sketch);
@@ -90,6 +151,13 @@ final class CountDistinctAggregator implements Aggregator {
      */
     @Override
     public byte[] serialize() {
+        if (!combined && hashCount > 0) {
+            hashCount = ThetaHashes.sortDistinct(hashes, hashCount);
+            if (hashCount <= entries && ThetaHashes.kept(hashes[0]) && ThetaHashes.kept(hashes[hashCount - 1])) {
+                return ThetaHashes.compactBytes(hashes, hashCount);
+            }
+        }
+        spill();
         if (!combined && !sketch.isEstimationMode() && sketch.getRetainedEntries(true) <= entries) {
             return sketch.compact(true, null).toByteArray();
         }
@@ -112,16 +180,26 @@ final class CountDistinctAggregator implements Aggregator {
 
     @Override
     public void reset() {
-        sketch = UpdateSketch.builder().setNominalEntries(entries).build();
-        union = SetOperation.builder().setNominalEntries(entries).buildUnion();
+        if (sketch == null || !sketch.isEmpty()) {
+            sketch = UpdateSketch.builder().setNominalEntries(entries).build();
+        }
+        if (union == null || combined) {
+            union = SetOperation.builder().setNominalEntries(entries).buildUnion();
+        }
         combined = false;
         empty = true;
+        hashCount = 0;
+        direct = !ThetaHashes.AVAILABLE || capacity < 2;
     }
 
-    /** The Theta sketch and union hold hashes only: their own sizes, which their nominal entries bound. */
+    /**
+     * The Theta sketch and union hold hashes only: their own sizes, which their nominal entries bound, and the hashes
+     * kept apart (at most {@link #capacity}).
+     */
     @Override
     public long heldBytes() {
-        return HeapEstimate.FIXED + sketch.getCurrentBytes() + union.getCurrentBytes();
+        return HeapEstimate.FIXED + sketch.getCurrentBytes() + union.getCurrentBytes()
+                + (long) hashes.length * Long.BYTES;
     }
 
     @Override
