@@ -35,12 +35,18 @@ final class BatchKeys {
         int size;
         /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
         final int[] slots = new int[2 * POSITIONS];
+        /** By id: the key's id in its field list's {@link Dictionary}, where its bit is set in {@link #known}. */
+        final int[] stable = new int[POSITIONS];
+        long known;
+        /** The {@link Dictionary#epoch()} the {@link #stable} ids are of. */
+        long knownEpoch = -1;
 
         void clear() {
             Arrays.fill(records, null);
             Arrays.fill(keys, 0, size, null);
             Arrays.fill(slots, 0);
             size = 0;
+            known = 0;
         }
 
         /** The id of {@code key}, given the next one if it is new. */
@@ -77,8 +83,38 @@ final class BatchKeys {
         private final int[] ids = new int[POSITIONS];
         private int size;
 
+        private Runs(State state) {
+            this.state = state;
+        }
+
+        /** The table the runs' keys were numbered in, and the thread's state. */
+        private Table table;
+        private final State state;
+
         int size() {
             return size;
+        }
+
+        /**
+         * The id of run {@code run}'s key in {@code dictionary} (its field list's, on this thread), looked up once per
+         * batch for every query; -1 when the key is new and the dictionary full.
+         */
+        int dictionaryId(int run, Dictionary dictionary) {
+            Table t = table;
+            if (t.knownEpoch != dictionary.epoch) {
+                t.known = 0;
+                t.knownEpoch = dictionary.epoch;
+            }
+            int id = ids[run];
+            if ((t.known & 1L << id) == 0) {
+                int stable = dictionary.idOf(t.keys[id]);
+                if (stable < 0) {
+                    return -1;
+                }
+                t.stable[id] = stable;
+                t.known |= 1L << id;
+            }
+            return t.stable[id];
         }
 
         String key(int run) {
@@ -117,11 +153,72 @@ final class BatchKeys {
         }
     }
 
+    /**
+     * A field list's keys numbered on one thread from batch to batch, not per batch: an aggregation that keeps its
+     * groups apart from its sketch between partials ({@link KeptKeys}) finds them by these ids, each key's looked up
+     * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys; {@link #clear} starts
+     * a new {@link #epoch()}, whose ids mean other keys.
+     */
+    static final class Dictionary {
+        static final int CAPACITY = 4096;
+        private final State state;
+        private final String[] keys = new String[CAPACITY];
+        /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
+        private final int[] slots = new int[2 * CAPACITY];
+        private int size;
+        private long epoch;
+
+        private Dictionary(State state) {
+            this.state = state;
+            this.epoch = ++state.epochs;
+        }
+
+        /** Which numbering the ids are of: unique on the thread, across its dictionaries. */
+        long epoch() {
+            return epoch;
+        }
+
+        /** The id of {@code key}, given the next one if it is new; -1 when it is new and the dictionary full. */
+        int idOf(String key) {
+            int mask = slots.length - 1;
+            int slot = key.hashCode() * 0x9E3779B9 >>> 19 & mask;
+            while (true) {
+                int entry = slots[slot];
+                if (entry == 0) {
+                    if (size == CAPACITY) {
+                        return -1;
+                    }
+                    keys[size] = key;
+                    slots[slot] = size + 1;
+                    return size++;
+                }
+                if (keys[entry - 1].equals(key)) {
+                    return entry - 1;
+                }
+                slot = slot + 1 & mask;
+            }
+        }
+
+        /** Forgets every key: a new epoch. */
+        void clear() {
+            Arrays.fill(keys, 0, size, null);
+            Arrays.fill(slots, 0);
+            size = 0;
+            epoch = ++state.epochs;
+        }
+    }
+
     private static final class State {
+        /** The last epoch given to a {@link Dictionary} of this thread. */
+        long epochs;
+        /** Dictionaries by their {@link Cut#table}, in open addressing; all dropped when it is half full. */
+        final Dictionary[] dictionaries = new Dictionary[DICTIONARY_SLOTS];
+        final int[] dictionaryOwners = new int[DICTIONARY_SLOTS];
+        int dictionaryCount;
         final Table[] tables = new Table[TABLES];
         /** For fields without an id: numbered afresh on each call. */
         final Table loose = new Table();
-        final Runs runs = new Runs();
+        final Runs runs = new Runs(this);
 
         Table table(int id) {
             if (id < 0) {
@@ -190,6 +287,40 @@ final class BatchKeys {
     }
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
+    /** Room for the dictionaries of a thread's field lists: at most half as many are kept. */
+    static final int DICTIONARY_SLOTS = 256;
+
+    /**
+     * The thread's {@link Dictionary} of {@code cut}'s field list, or null when its fields have no id; {@code runs} the
+     * thread's last {@link #runs}.
+     */
+    static Dictionary dictionary(Cut cut, Runs runs) {
+        if (cut.table < 0) {
+            return null;
+        }
+        State state = runs.state;
+        int mask = DICTIONARY_SLOTS - 1;
+        int slot = cut.table * 0x9E3779B9 >>> 24 & mask;
+        while (true) {
+            Dictionary d = state.dictionaries[slot];
+            if (d == null) {
+                if (2 * state.dictionaryCount >= DICTIONARY_SLOTS) {
+                    Arrays.fill(state.dictionaries, null);
+                    state.dictionaryCount = 0;
+                    return dictionary(cut, runs);
+                }
+                d = new Dictionary(state);
+                state.dictionaries[slot] = d;
+                state.dictionaryOwners[slot] = cut.table;
+                state.dictionaryCount++;
+                return d;
+            }
+            if (state.dictionaryOwners[slot] == cut.table) {
+                return d;
+            }
+            slot = slot + 1 & mask;
+        }
+    }
 
     /**
      * The records of {@code batch} at {@code from + i} for each bit {@code i} set in {@code mask} (positions 0 to 63),
@@ -204,6 +335,7 @@ final class BatchKeys {
         Table table = state.table(cut.table);
         Runs runs = state.runs;
         runs.clear();
+        runs.table = table;
         for (long m = mask; m != 0; m &= m - 1) {
             int position = Long.numberOfTrailingZeros(m);
             Record record = batch.get(from + position);

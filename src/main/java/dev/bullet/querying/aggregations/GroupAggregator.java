@@ -13,6 +13,7 @@ import org.apache.datasketches.tuple.UpdatableSketch;
 import org.apache.datasketches.tuple.UpdatableSketchBuilder;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,19 @@ final class GroupAggregator implements Aggregator {
     private long unionEntries;
     private long keyBytes;
     private long keysSeen;
+    /** The groups kept apart from the sketch since the reset ({@link KeptKeys}), by their keys' dictionary ids. */
+    private final KeptKeys kept = new KeptKeys();
+    private GroupMetrics[] keptGroups = new GroupMetrics[0];
+    /** Whether the sketch takes every key until the next reset: it was given the kept groups. */
+    private boolean direct;
+    /** The records folded into the kept groups since the reset. */
+    private long keptRecords;
+    /** How many partials to come take their keys straight into the sketch: keeping groups did not pay. */
+    private int directPartials;
+    /** Kept groups pay when each takes this many records on average between partials (each one a probe saved). */
+    private static final int RECORDS_PER_KEPT_GROUP = 8;
+    /** Partials taken straight into the sketch after keeping groups did not pay, before trying again. */
+    private static final int DIRECT_PARTIALS = 16;
 
     GroupAggregator(Aggregation aggregation, QuerySettings settings) {
         this.size = aggregation.size();
@@ -59,6 +73,7 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
+        toSketch();
         update(asStrings ? BulletCoreKeys.groupKey(spec.fields(), coreOrder, record) : key(record), record);
     }
 
@@ -69,6 +84,11 @@ final class GroupAggregator implements Aggregator {
      * the sketch resizes or rebuilds (lowering theta) right after, in the same order; a group's records fold into its
      * summary in the same order; a group a rebuild drops is dropped whole either way (its later records are over the
      * lowered theta), and one kept was under theta for every record.
+     *
+     * <p>Until the next reset the groups are first kept apart, in an array by their keys' ids in the thread's dictionary
+     * of the fields ({@link KeptKeys}): one array slot per group instead of a hash of the key and probes of the sketch's
+     * table. They go to the sketch, in the order their keys came, when the partial or the rows are read, or when the
+     * dictionary starts again; then the sketch takes the groups as above until the reset.
      */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
@@ -81,18 +101,74 @@ final class GroupAggregator implements Aggregator {
             return; // no record had a key (bullet-core's GROUP key of a list or map)
         }
         try {
-            for (int i = 0; i < n; i++) {
-                String key = runs.key(i);
-                long positions = runs.positions(i);
-                sketch.update(key, rows.of(records, from, positions));
-                int count = Long.bitCount(positions);
-                keyBytes += (long) key.length() * count;
-                keysSeen += count;
+            int run = direct ? 0 : keep(runs, records, from);
+            for (; run < n; run++) {
+                sketch.update(runs.key(run), rows.of(records, from, runs.positions(run)));
             }
         } finally {
             rows.clear();
         }
+        for (int i = 0; i < n; i++) {
+            int count = Long.bitCount(runs.positions(i));
+            keyBytes += (long) runs.key(i).length() * count;
+            keysSeen += count;
+        }
         empty = false;
+    }
+
+    /**
+     * Folds the runs into the kept groups, from the first; returns the first run it did not take (every run but when
+     * the kept groups had to go to the sketch).
+     */
+    private int keep(BatchKeys.Runs runs, List<? extends Record> records, int from) {
+        if (!kept.start(cut, runs)) {
+            directPartials = DIRECT_PARTIALS; // the dictionary started again: many keys
+            toSketch();
+            return 0;
+        }
+        int n = runs.size();
+        for (int run = 0; run < n; run++) {
+            int id = kept.idOf(runs, run);
+            if (id < 0) {
+                directPartials = DIRECT_PARTIALS; // the dictionary is full: many keys
+                toSketch();
+                return run;
+            }
+            if (id >= keptGroups.length) {
+                keptGroups = Arrays.copyOf(keptGroups, Math.max(id + 1, Math.min(2 * keptGroups.length + 16,
+                                                                                  BatchKeys.Dictionary.CAPACITY)));
+            }
+            GroupMetrics group = keptGroups[id];
+            if (group == null) {
+                group = new GroupMetrics(spec);
+                keptGroups[id] = group;
+                kept.add(id, runs.key(run));
+            }
+            long positions = runs.positions(run);
+            group.update(rows.of(records, from, positions));
+            keptRecords += Long.bitCount(positions);
+        }
+        return n;
+    }
+
+    /** The kept groups into the sketch, in the order their keys came; the sketch takes every key until the reset. */
+    private void toSketch() {
+        if (keptRecords < (long) RECORDS_PER_KEPT_GROUP * kept.size()) {
+            directPartials = DIRECT_PARTIALS;
+        }
+        try {
+            for (int i = 0; i < kept.size(); i++) {
+                int id = kept.id(i);
+                support.adopt(keptGroups[id]);
+                sketch.update(kept.key(i), rows.ofFolded(keptGroups[id]));
+                keptGroups[id] = null;
+            }
+        } finally {
+            support.adopt(null);
+            rows.clear();
+        }
+        kept.clear();
+        direct = true;
     }
 
     private void update(String key, Record record) {
@@ -112,6 +188,7 @@ final class GroupAggregator implements Aggregator {
 
     @Override
     public void combine(byte[] partial) {
+        toSketch();
         Sketch<GroupMetrics> other = Sketches.heapifySketch(Memory.wrap(partial), support);
         union.union(other);
         int entriesIn = other.getRetainedEntries();
@@ -122,6 +199,7 @@ final class GroupAggregator implements Aggregator {
     }
 
     private CompactSketch<GroupMetrics> merged() {
+        toSketch();
         Union<GroupMetrics> u = new Union<>(entries, support);
         u.union(union.getResult());
         u.union(sketch);
@@ -213,12 +291,22 @@ final class GroupAggregator implements Aggregator {
         unionEntries = 0;
         keyBytes = 0;
         keysSeen = 0;
+        for (int i = 0; i < kept.size(); i++) {
+            keptGroups[kept.id(i)] = null;
+        }
+        kept.clear();
+        keptRecords = 0;
+        direct = directPartials > 0;
+        if (direct) {
+            directPartials--;
+        }
     }
 
     /** Each group: its key, and its values in the summary (twice the key), and the entry's overhead. */
     @Override
     public long heldBytes() {
-        return HeapEstimate.ofEntries(sketch.getRetainedEntries() + unionEntries, keyBytes, keysSeen, 2);
+        return HeapEstimate.ofEntries(sketch.getRetainedEntries() + unionEntries + kept.size(), keyBytes, keysSeen, 2)
+               + kept.heldBytes() + (long) keptGroups.length * Long.BYTES;
     }
 
     @Override

@@ -65,11 +65,13 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         private List<? extends Record> batch;
         private int from;
         private long positions;
+        private GroupMetrics folded;
 
         /** One record. */
         Rows of(Record one) {
             this.record = one;
             this.batch = null;
+            this.folded = null;
             return this;
         }
 
@@ -79,6 +81,15 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
             this.batch = records;
             this.from = start;
             this.positions = bits;
+            this.folded = null;
+            return this;
+        }
+
+        /** The records a group kept apart from the sketch folded in ({@link KeptKeys}), as {@code group} holds them. */
+        Rows ofFolded(GroupMetrics group) {
+            this.record = null;
+            this.batch = null;
+            this.folded = group;
             return this;
         }
 
@@ -86,12 +97,16 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         void clear() {
             record = null;
             batch = null;
+            folded = null;
         }
     }
 
     /** Folds the rows in: what {@link #update(Record)} of each, in order, gives. */
     @Override
     public GroupMetrics update(Rows rows) {
+        if (rows.folded != null) {
+            return takeFolded(rows.folded);
+        }
         if (rows.batch == null) {
             return update(rows.record);
         }
@@ -219,6 +234,30 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
     /** The value of operation {@code i}: null, a Long or a Double. */
     private Number value(int i) {
         return kinds[i] == NONE ? null : kinds[i] == IS_LONG ? (Number) longs[i] : (Number) doubles[i];
+    }
+
+    /**
+     * A new group of the sketch takes the metrics of {@code folded}, which folded in the group's records in order: the
+     * same values as folding them in here (all but the arrival, which is the sketch's). A group that has records already
+     * (two keys of one 64-bit hash, which the sketch takes for one group) merges them instead.
+     */
+    private GroupMetrics takeFolded(GroupMetrics folded) {
+        if (folded == this) { // adopted as the new summary ({@link Support#adopt})
+            return this;
+        }
+        if (count != 0 || groupValues != null) {
+            long arrived = arrival;
+            merge(folded);
+            arrival = arrived;
+            return this;
+        }
+        groupValues = folded.groupValues;
+        count = folded.count;
+        System.arraycopy(folded.kinds, 0, kinds, 0, kinds.length);
+        System.arraycopy(folded.longs, 0, longs, 0, longs.length);
+        System.arraycopy(folded.doubles, 0, doubles, 0, doubles.length);
+        System.arraycopy(folded.used, 0, used, 0, used.length);
+        return this;
     }
 
     /** Folds another group's metrics into this one. */
@@ -448,6 +487,8 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         private final GroupSpec spec;
         /** How many summaries this factory made: a new summary is a new group of the sketch. */
         private long made;
+        /** A group kept apart from the sketch, to be its next new summary ({@link #adopt}); null for none. */
+        private GroupMetrics adopted;
 
         Support(GroupSpec spec) {
             this.spec = spec;
@@ -455,9 +496,18 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
 
         @Override
         public GroupMetrics newSummary() {
-            GroupMetrics m = new GroupMetrics(spec);
+            GroupMetrics m = adopted != null ? adopted : new GroupMetrics(spec);
+            adopted = null;
             m.arrival = made++;
             return m;
+        }
+
+        /**
+         * Makes {@code group} (kept apart, its records folded in) the next new summary, so that a sketch update bringing
+         * it ({@link Rows#ofFolded}) inserts it as it is instead of a copy; null: new summaries again.
+         */
+        void adopt(GroupMetrics group) {
+            adopted = group;
         }
 
         /**

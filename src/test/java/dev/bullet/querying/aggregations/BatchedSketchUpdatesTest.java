@@ -98,7 +98,12 @@ class BatchedSketchUpdatesTest {
                         single.get(q).consume(records.get(Long.numberOfTrailingZeros(m)));
                     }
                     String what = jsons.get(q) + " with " + entries + " entries over " + cardinality + " keys, batch " + b;
-                    assertEquals(single.get(q).heldBytes(), batched.get(q).heldBytes(), what);
+                    if (jsons.get(q).contains("\"fields\"") && !jsons.get(q).contains("COUNT DISTINCT")) {
+                        // GROUP and TOP K keep their groups apart until a partial: every key met, not the sketch's
+                        assertTrue(batched.get(q).heldBytes() >= single.get(q).heldBytes(), what);
+                    } else {
+                        assertEquals(single.get(q).heldBytes(), batched.get(q).heldBytes(), what);
+                    }
                     assertEquals(single.get(q).isEmpty(), batched.get(q).isEmpty(), what);
                     if (r.nextInt(5) == 0 || b == 29) { // a window's partial, and the next window
                         assertArrayEquals(single.get(q).serialize(), batched.get(q).serialize(), what);

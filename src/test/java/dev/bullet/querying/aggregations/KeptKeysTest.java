@@ -1,0 +1,156 @@
+package dev.bullet.querying.aggregations;
+
+import dev.bullet.config.BulletSettings;
+import dev.bullet.config.SettingsTable;
+import dev.bullet.query.NamedField;
+import dev.bullet.query.QuerySettings;
+import dev.bullet.record.Record;
+import dev.bullet.record.RecordDecoder;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * GROUP and TOP K keep their groups apart from their sketches between partials ({@link KeptKeys}) and give the
+ * partials and rows of the same aggregations fed record by record: over long phases with keys of few values (kept), of
+ * more values than the thread's dictionary holds (it starts again, and every query over the fields gives its kept
+ * groups to its sketch), with several queries over the same fields, sums whose values make the order of addition show
+ * ({@code 1e16 + 1 - 1e16}), sketches small enough to rebuild, and rows read in the middle of a partial.
+ */
+class KeptKeysTest {
+    private static final String[] AGGREGATIONS = {
+        "{\"type\":\"GROUP\",\"fields\":{\"k\":\"k\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"},"
+        + "{\"type\":\"SUM\",\"field\":\"d\"},{\"type\":\"MIN\",\"field\":\"n\"},{\"type\":\"AVG\",\"field\":\"d\"}]}}",
+        "{\"type\":\"GROUP\",\"fields\":{\"k\":\"k\"},\"attributes\":{\"groupValuesAsStrings\":true,\"operations\":"
+        + "[{\"type\":\"COUNT\"},{\"type\":\"SUM\",\"field\":\"d\"},{\"type\":\"MAX\",\"field\":\"n\"}]}}",
+        "{\"type\":\"TOP K\",\"size\":5,\"fields\":{\"k\":\"k\"}}",
+        "{\"type\":\"TOP K\",\"size\":5,\"fields\":{\"k\":\"k\"},\"attributes\":{\"groupValuesAsStrings\":true}}",
+    };
+    private static final double[] ADDENDS = {1e16, 1.0, -1e16, 0.1, 0.2, -0.3, 3.0};
+
+    private final RecordDecoder decoder = new RecordDecoder();
+
+    private List<Record> batch(Random r, int cardinality) {
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            int k = r.nextInt(cardinality);
+            String key = r.nextInt(7) == 0 ? "\"s" + k + "\"" : String.valueOf(k);
+            String d = r.nextInt(10) == 0 ? "\"x\"" : String.valueOf(ADDENDS[r.nextInt(ADDENDS.length)]);
+            String json = "{\"k\":" + key + ",\"n\":" + (r.nextInt(41) - 20) + ",\"d\":" + d + "}";
+            records.add(r.nextBoolean() ? decoder.decode(json.getBytes(StandardCharsets.UTF_8)) : decoder.decode(json));
+        }
+        return records;
+    }
+
+    @Test
+    void keptGroupsGiveThePartialsOfRecordByRecord() {
+        Random r = new Random(97);
+        int compared = 0;
+        for (int entries : new int[] {16, 512}) {
+            QuerySettings settings = QuerySettings.from(BulletSettings.defaults().withOverrides(Map.of(
+                    SettingsTable.TOP_K_SKETCH_ENTRIES, Math.max(16, entries * 2), SettingsTable.GROUP_SKETCH_ENTRIES,
+                    entries)));
+            for (int cardinality : new int[] {3, 100, 1_000, 50_000}) {
+                List<Aggregator> batched = new ArrayList<>();
+                List<Aggregator> single = new ArrayList<>();
+                List<String> jsons = new ArrayList<>();
+                for (int q = 0; q < 6; q++) {
+                    String json = AGGREGATIONS[r.nextInt(AGGREGATIONS.length)];
+                    jsons.add(json);
+                    batched.add(Aggregations.create(json, settings));
+                    single.add(Aggregations.create(json, settings));
+                }
+                for (int b = 0; b < 600; b++) {
+                    List<Record> records = batch(r, cardinality);
+                    for (int q = 0; q < batched.size(); q++) {
+                        long mask = r.nextInt(4) == 0 ? r.nextLong() : -1L;
+                        batched.get(q).consumeBatch(records, 0, mask);
+                        for (long m = mask; m != 0; m &= m - 1) {
+                            single.get(q).consume(records.get(Long.numberOfTrailingZeros(m)));
+                        }
+                        String what = jsons.get(q) + ", " + entries + " entries, " + cardinality + " keys, batch " + b;
+                        if (r.nextInt(300) == 0) { // rows read mid-partial: the kept groups go to the sketch
+                            assertEquals(single.get(q).records(), batched.get(q).records(), what);
+                        }
+                        if (r.nextInt(40) == 0 || b == 599) {
+                            assertArrayEquals(single.get(q).serialize(), batched.get(q).serialize(), what);
+                            assertEquals(single.get(q).records(), batched.get(q).records(), what);
+                            assertEquals(single.get(q).sketchMetadata(), batched.get(q).sketchMetadata(), what);
+                            single.get(q).reset();
+                            batched.get(q).reset();
+                            compared++;
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(compared > 500, "partials compared: " + compared);
+    }
+
+    /**
+     * A query keeping groups while another starts the fields' dictionary again (a third filled it) gives its kept
+     * groups to its sketch before its keys are numbered anew: its partial is still that of its records one by one.
+     */
+    @Test
+    void keptGroupsGoToTheSketchWhenTheDictionaryStartsAgain() {
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"w\":\"w\"");
+        Aggregator keeping = Aggregations.create(json);
+        Aggregator single = Aggregations.create(json);
+        Aggregator filling = Aggregations.create(json);
+        Aggregator clearing = Aggregations.create(json);
+        for (int b = 0; b < 20; b++) { // keys 0..63, many records each: kept
+            List<Record> records = wBatch(b, 64);
+            keeping.consumeBatch(records, 0, -1L);
+            records.forEach(single::consume);
+        }
+        for (int b = 0; b < BatchKeys.Dictionary.CAPACITY / 64 + 2; b++) { // fills the dictionary
+            filling.consumeBatch(wBatch(1_000 + b * 64, 1 << 30), 0, -1L);
+        }
+        clearing.consumeBatch(wBatch(1 << 29, 1 << 30), 0, -1L); // new keys, none kept yet: starts the dictionary again
+        for (int b = 0; b < 20; b++) {
+            List<Record> records = wBatch(b + 1, 64);
+            keeping.consumeBatch(records, 0, -1L);
+            records.forEach(single::consume);
+        }
+        assertArrayEquals(single.serialize(), keeping.serialize());
+        assertEquals(single.records(), keeping.records());
+    }
+
+    /** 64 records whose {@code w} counts up from {@code first} (mod {@code modulus}), with sums that show their order. */
+    private List<Record> wBatch(int first, int modulus) {
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            records.add(decoder.decode("{\"w\":" + (first + i) % modulus + ",\"n\":" + i + ",\"d\":"
+                                       + ADDENDS[(first + i) % ADDENDS.length] + "}"));
+        }
+        return records;
+    }
+
+    /** A dictionary holds at most its capacity, starts a new epoch when cleared, and numbers keys from 0 again. */
+    @Test
+    void aDictionaryNumbersKeysWithinAnEpoch() {
+        BatchKeys.Cut cut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("q", "q"))));
+        List<Record> one = List.of(decoder.decode("{\"q\":1}"));
+        BatchKeys.Runs runs = BatchKeys.runs(cut, one, 0, 1L);
+        BatchKeys.Dictionary dictionary = BatchKeys.dictionary(cut, runs);
+        dictionary.clear();
+        long epoch = dictionary.epoch();
+        for (int i = 0; i < BatchKeys.Dictionary.CAPACITY; i++) {
+            assertEquals(i, dictionary.idOf("key" + i));
+        }
+        assertEquals(17, dictionary.idOf("key17"));
+        assertEquals(-1, dictionary.idOf("one more"));
+        dictionary.clear();
+        assertTrue(dictionary.epoch() > epoch);
+        assertEquals(0, dictionary.idOf("one more"));
+        assertEquals(dictionary, BatchKeys.dictionary(cut, runs), "the field list's dictionary is kept");
+    }
+}
