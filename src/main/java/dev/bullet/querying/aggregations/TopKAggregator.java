@@ -42,6 +42,20 @@ final class TopKAggregator implements Aggregator {
     /** For {@link #heldBytes()}: the lengths of the keys seen, and how many. */
     private long keyBytes;
     private long keys;
+    /** The keys' counts kept apart from the sketch since the reset ({@link KeptKeys}), by their dictionary ids. */
+    private final KeptKeys kept = new KeptKeys();
+    private long[] keptCounts = new long[0];
+    /** A batch's runs' dictionary ids. */
+    private final int[] batchIds = new int[BatchKeys.POSITIONS];
+    /** Whether the sketch takes every key until the next reset: it was given the kept counts. */
+    private boolean direct;
+    private long keptRecords;
+    /** How many partials to come take their keys straight into the sketch: keeping counts did not pay. */
+    private int directPartials;
+    /** Kept counts pay when each key takes this many records on average between partials (each one a probe saved). */
+    private static final int RECORDS_PER_KEPT_KEY = 8;
+    /** Partials taken straight into the sketch after keeping counts did not pay, before trying again. */
+    private static final int DIRECT_PARTIALS = 16;
 
     TopKAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
@@ -58,6 +72,7 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
+        toSketch();
         String key = asStrings ? BulletCoreKeys.topKKey(fields, coreOrder, record) : SketchKeys.keyOf(fieldKeys, record);
         sketch.update(key);
         keyBytes += key.length();
@@ -79,25 +94,95 @@ final class TopKAggregator implements Aggregator {
         }
         BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
         int n = runs.size();
-        if (sketch.getNumActiveItems() + n <= sketch.getMaximumMapCapacity()) {
-            for (int i = 0; i < n; i++) {
-                String key = runs.key(i);
-                int count = Long.bitCount(runs.positions(i));
-                sketch.update(key, count);
-                keyBytes += (long) key.length() * count;
+        if (direct || !keep(runs)) {
+            if (sketch.getNumActiveItems() + n <= sketch.getMaximumMapCapacity()) {
+                for (int i = 0; i < n; i++) {
+                    sketch.update(runs.key(i), Long.bitCount(runs.positions(i)));
+                }
+            } else {
+                for (long m = mask; m != 0; m &= m - 1) {
+                    sketch.update(runs.keyAt(Long.numberOfTrailingZeros(m)));
+                }
             }
-        } else {
-            for (long m = mask; m != 0; m &= m - 1) {
-                String key = runs.keyAt(Long.numberOfTrailingZeros(m));
-                sketch.update(key);
-                keyBytes += key.length();
-            }
+        }
+        for (int i = 0; i < n; i++) {
+            keyBytes += (long) runs.key(i).length() * Long.bitCount(runs.positions(i));
         }
         keys += Long.bitCount(mask);
     }
 
+    /**
+     * Adds the runs' counts to the kept counts when the batch's keys fit among them; otherwise gives the kept counts to
+     * the sketch and returns false, and the sketch takes the whole batch. At most the sketch's map capacity of keys are
+     * kept, so that the sketch given them key by key never purges: then it holds what the records one by one give
+     * (a batch that crossed the capacity would have the sketch purge between its records).
+     */
+    private boolean keep(BatchKeys.Runs runs) {
+        if (!kept.start(cut, runs)) {
+            directPartials = DIRECT_PARTIALS; // the dictionary started again: many keys
+            toSketch();
+            return false;
+        }
+        int n = runs.size();
+        int[] ids = batchIds;
+        int fresh = 0;
+        long epoch = kept.epoch();
+        for (int run = 0; run < n; run++) {
+            int id = kept.idOf(runs, run);
+            if (id < 0) {
+                directPartials = DIRECT_PARTIALS; // the dictionary is full: many keys
+                toSketch();
+                return false;
+            }
+            if (kept.epoch() != epoch) { // nothing was kept, and the dictionary started again: number anew
+                epoch = kept.epoch();
+                run = -1;
+                fresh = 0;
+                continue;
+            }
+            ids[run] = id;
+            if (id >= keptCounts.length || keptCounts[id] == 0) {
+                fresh++;
+            }
+        }
+        if (kept.size() + fresh > sketch.getMaximumMapCapacity()) {
+            directPartials = DIRECT_PARTIALS; // more keys than kept counts pay for
+            toSketch();
+            return false;
+        }
+        for (int run = 0; run < n; run++) {
+            int id = ids[run];
+            if (id >= keptCounts.length) {
+                keptCounts = Arrays.copyOf(keptCounts, Math.max(id + 1, Math.min(2 * keptCounts.length + 16,
+                                                                                  BatchKeys.Dictionary.CAPACITY)));
+            }
+            if (keptCounts[id] == 0) {
+                kept.add(id, runs.key(run));
+            }
+            int count = Long.bitCount(runs.positions(run));
+            keptCounts[id] += count;
+            keptRecords += count;
+        }
+        return true;
+    }
+
+    /** The kept counts into the sketch, in the order their keys came; the sketch takes every key until the reset. */
+    private void toSketch() {
+        if (keptRecords < (long) RECORDS_PER_KEPT_KEY * kept.size()) {
+            directPartials = DIRECT_PARTIALS;
+        }
+        for (int i = 0; i < kept.size(); i++) {
+            int id = kept.id(i);
+            sketch.update(kept.key(i), keptCounts[id]);
+            keptCounts[id] = 0;
+        }
+        kept.clear();
+        direct = true;
+    }
+
     @Override
     public void combine(byte[] partial) {
+        toSketch();
         ItemsSketch<String> other = ItemsSketch.getInstance(Memory.wrap(partial), SERDE);
         if (asStrings && sketch.isEmpty() && other.getMaximumMapCapacity() == sketch.getMaximumMapCapacity()) {
             // taken as it is, its map rebuilt as it was: the map holds the items in the order they arrived in, which
@@ -112,11 +197,13 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public byte[] serialize() {
+        toSketch();
         return sketch.toByteArray(SERDE);
     }
 
     @Override
     public List<Map<String, Object>> records() {
+        toSketch();
         long minimum = threshold == null ? 1 : Math.max(threshold, 1);
         ItemsSketch.Row<String>[] items = sketch.getFrequentItems(minimum - 1, ErrorType.NO_FALSE_NEGATIVES);
         List<ItemsSketch.Row<String>> sorted = new ArrayList<>(Arrays.asList(items));
@@ -144,6 +231,7 @@ final class TopKAggregator implements Aggregator {
 
     @Override
     public Map<String, Object> sketchMetadata() {
+        toSketch();
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("was_estimated", sketch.getMaximumError() > 0);
         meta.put("family", "FREQUENCY");
@@ -159,15 +247,25 @@ final class TopKAggregator implements Aggregator {
         sketch = new ItemsSketch<>(entries);
         keyBytes = 0;
         keys = 0;
+        for (int i = 0; i < kept.size(); i++) {
+            keptCounts[kept.id(i)] = 0;
+        }
+        kept.clear();
+        keptRecords = 0;
+        direct = directPartials > 0;
+        if (direct) {
+            directPartials--;
+        }
     }
 
     @Override
     public long heldBytes() {
-        return HeapEstimate.ofEntries(sketch.getNumActiveItems(), keyBytes, keys, 1);
+        return HeapEstimate.ofEntries(sketch.getNumActiveItems() + kept.size(), keyBytes, keys, 1) + kept.heldBytes()
+               + (long) keptCounts.length * Long.BYTES;
     }
 
     @Override
     public boolean isEmpty() {
-        return sketch.isEmpty();
+        return sketch.isEmpty() && kept.size() == 0;
     }
 }
