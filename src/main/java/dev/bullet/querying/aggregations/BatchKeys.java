@@ -156,16 +156,19 @@ final class BatchKeys {
     /**
      * A field list's keys numbered on one thread from batch to batch, not per batch: an aggregation that keeps its
      * groups apart from its sketch between partials ({@link KeptKeys}) finds them by these ids, each key's looked up
-     * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys; {@link #clear} starts
-     * a new {@link #epoch()}, whose ids mean other keys.
+     * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys of at most
+     * {@link #MAX_KEY_CHARS} characters in all, so a thread's dictionaries hold a few MiB at most whatever the keys;
+     * {@link #clear} starts a new {@link #epoch()}, whose ids mean other keys.
      */
     static final class Dictionary {
         static final int CAPACITY = 4096;
+        static final int MAX_KEY_CHARS = 1 << 17;
         private final State state;
         private final String[] keys = new String[CAPACITY];
         /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
         private final int[] slots = new int[2 * CAPACITY];
         private int size;
+        private int keyChars;
         private long epoch;
 
         private Dictionary(State state) {
@@ -178,16 +181,20 @@ final class BatchKeys {
             return epoch;
         }
 
-        /** The id of {@code key}, given the next one if it is new; -1 when it is new and the dictionary full. */
+        /**
+         * The id of {@code key}, given the next one if it is new; -1 when it is new and the dictionary full (in keys or
+         * in characters).
+         */
         int idOf(String key) {
             int mask = slots.length - 1;
             int slot = key.hashCode() * 0x9E3779B9 >>> 19 & mask;
             while (true) {
                 int entry = slots[slot];
                 if (entry == 0) {
-                    if (size == CAPACITY) {
+                    if (size == CAPACITY || keyChars + key.length() > MAX_KEY_CHARS) {
                         return -1;
                     }
+                    keyChars += key.length();
                     keys[size] = key;
                     slots[slot] = size + 1;
                     return size++;
@@ -204,6 +211,7 @@ final class BatchKeys {
             Arrays.fill(keys, 0, size, null);
             Arrays.fill(slots, 0);
             size = 0;
+            keyChars = 0;
             epoch = ++state.epochs;
         }
     }
@@ -287,8 +295,8 @@ final class BatchKeys {
     }
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
-    /** Room for the dictionaries of a thread's field lists: at most half as many are kept. */
-    static final int DICTIONARY_SLOTS = 256;
+    /** Room for the dictionaries of a thread's field lists: at most half as many are kept (64). */
+    static final int DICTIONARY_SLOTS = 128;
 
     /**
      * The thread's {@link Dictionary} of {@code cut}'s field list, or null when its fields have no id; {@code runs} the
@@ -300,7 +308,7 @@ final class BatchKeys {
         }
         State state = runs.state;
         int mask = DICTIONARY_SLOTS - 1;
-        int slot = cut.table * 0x9E3779B9 >>> 24 & mask;
+        int slot = cut.table * 0x9E3779B9 >>> 25 & mask;
         while (true) {
             Dictionary d = state.dictionaries[slot];
             if (d == null) {

@@ -124,6 +124,30 @@ class KeptKeysTest {
         assertEquals(single.records(), keeping.records());
     }
 
+    /**
+     * More field lists than a thread keeps dictionaries for drop them all: a query keeping groups of one gives them to
+     * its sketch, exactly.
+     */
+    @Test
+    void keptGroupsGoToTheSketchWhenTheThreadDropsItsDictionaries() {
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"w\":\"w\"");
+        Aggregator keeping = Aggregations.create(json);
+        Aggregator single = Aggregations.create(json);
+        for (int round = 0; round < 2; round++) {
+            for (int b = 0; b < 20; b++) {
+                List<Record> records = wBatch(b + round, 64);
+                keeping.consumeBatch(records, 0, -1L);
+                records.forEach(single::consume);
+            }
+            for (int f = 0; f < BatchKeys.DICTIONARY_SLOTS; f++) { // other field lists, each with a dictionary
+                Aggregator other = Aggregations.create(AGGREGATIONS[2].replace("\"k\":\"k\"", "\"f" + f + "\":\"w\""));
+                other.consumeBatch(wBatch(f, 64), 0, -1L);
+            }
+        }
+        assertArrayEquals(single.serialize(), keeping.serialize());
+        assertEquals(single.records(), keeping.records());
+    }
+
     /** 64 records whose {@code w} counts up from {@code first} (mod {@code modulus}), with sums that show their order. */
     private List<Record> wBatch(int first, int modulus) {
         List<Record> records = new ArrayList<>();
@@ -152,5 +176,12 @@ class KeptKeysTest {
         assertTrue(dictionary.epoch() > epoch);
         assertEquals(0, dictionary.idOf("one more"));
         assertEquals(dictionary, BatchKeys.dictionary(cut, runs), "the field list's dictionary is kept");
+        dictionary.clear();
+        String longKey = "x".repeat(BatchKeys.Dictionary.MAX_KEY_CHARS / 4);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i, dictionary.idOf(i + longKey.substring(1)), "within the characters' bound");
+        }
+        assertEquals(-1, dictionary.idOf("y"), "past the characters' bound: full, whatever the count of keys");
+        assertEquals(2, dictionary.idOf(2 + longKey.substring(1)), "a key held is still found");
     }
 }
