@@ -23,39 +23,36 @@ final class BatchKeys {
     /** Field lists whose ids are kept at once (their ids' low bits); two sharing a slot renumber the batch's keys. */
     static final int TABLES = 32;
 
-    /** A field list's numbered keys of the batch being aggregated. */
-    private static final class Table {
-        /** The {@link Cut#table} the table holds the keys of; {@code -1}: none yet. */
-        int owner = -1;
-        /** By batch position: the record whose key is numbered (by identity), and its key's id. */
-        final Record[] records = new Record[POSITIONS];
-        final int[] ids = new int[POSITIONS];
-        /** By id: the key. */
-        final String[] keys = new String[POSITIONS];
-        int size;
-        /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
-        final int[] slots = new int[2 * POSITIONS];
-        /** By id: the key's id in its field list's {@link Dictionary}, where its bit is set in {@link #known}. */
-        final int[] stable = new int[POSITIONS];
-        long known;
-        /** The {@link Dictionary#epoch()} the {@link #stable} ids are of. */
-        long knownEpoch = -1;
+    /**
+     * Keys numbered 0, 1, 2… in the order they come: open addressing on the key's hash code (id + 1 in a slot, 0 for
+     * free, at most half full), for at most {@code capacity} keys of at most {@code maxChars} characters in all.
+     */
+    private static final class Numbering {
+        private final String[] keys;
+        private final int[] slots;
+        private final int shift;
+        private final int maxChars;
+        private int size;
+        private int chars;
 
-        void clear() {
-            Arrays.fill(records, null);
-            Arrays.fill(keys, 0, size, null);
-            Arrays.fill(slots, 0);
-            size = 0;
-            known = 0;
+        Numbering(int capacity, int maxChars) {
+            this.keys = new String[capacity];
+            this.slots = new int[2 * capacity];
+            this.shift = Integer.numberOfLeadingZeros(slots.length - 1);
+            this.maxChars = maxChars;
         }
 
-        /** The id of {@code key}, given the next one if it is new. */
+        /** The id of {@code key}, given the next one if it is new; -1 when it is new and no more keys fit. */
         int idOf(String key) {
             int mask = slots.length - 1;
-            int slot = key.hashCode() * 0x9E3779B9 >>> 24 & mask;
+            int slot = key.hashCode() * 0x9E3779B9 >>> shift & mask;
             while (true) {
                 int entry = slots[slot];
                 if (entry == 0) {
+                    if (size == keys.length || (long) chars + key.length() > maxChars) {
+                        return -1;
+                    }
+                    chars += key.length();
                     keys[size] = key;
                     slots[slot] = size + 1;
                     return size++;
@@ -65,6 +62,39 @@ final class BatchKeys {
                 }
                 slot = slot + 1 & mask;
             }
+        }
+
+        String key(int id) {
+            return keys[id];
+        }
+
+        void clear() {
+            Arrays.fill(keys, 0, size, null);
+            Arrays.fill(slots, 0);
+            size = 0;
+            chars = 0;
+        }
+    }
+
+    /** A field list's numbered keys of the batch being aggregated. */
+    private static final class Table {
+        /** The {@link Cut#table} the table holds the keys of; {@code -1}: none yet. */
+        int owner = -1;
+        /** By batch position: the record whose key is numbered (by identity), and its key's id. */
+        final Record[] records = new Record[POSITIONS];
+        final int[] ids = new int[POSITIONS];
+        /** The keys by id: at most one a position, so every key fits. */
+        final Numbering keys = new Numbering(POSITIONS, Integer.MAX_VALUE);
+        /** By id: the key's id in its field list's {@link Dictionary}, where its bit is set in {@link #known}. */
+        final int[] stable = new int[POSITIONS];
+        long known;
+        /** The {@link Dictionary#epoch()} the {@link #stable} ids are of. */
+        long knownEpoch = -1;
+
+        void clear() {
+            Arrays.fill(records, null);
+            keys.clear();
+            known = 0;
         }
     }
 
@@ -107,7 +137,7 @@ final class BatchKeys {
             }
             int id = ids[run];
             if ((t.known & 1L << id) == 0) {
-                int stable = dictionary.idOf(t.keys[id]);
+                int stable = dictionary.idOf(t.keys.key(id));
                 if (stable < 0) {
                     return -1;
                 }
@@ -145,7 +175,7 @@ final class BatchKeys {
                 run = size++;
                 runOfId[id] = run + 1;
                 ids[run] = id;
-                keys[run] = table.keys[id];
+                keys[run] = table.keys.key(id);
                 positions[run] = 0;
             }
             positions[run] |= 1L << position;
@@ -164,11 +194,7 @@ final class BatchKeys {
         static final int CAPACITY = 4096;
         static final int MAX_KEY_CHARS = 1 << 17;
         private final State state;
-        private final String[] keys = new String[CAPACITY];
-        /** Open addressing on the key's hash code: id + 1, 0 for free. At most half full. */
-        private final int[] slots = new int[2 * CAPACITY];
-        private int size;
-        private int keyChars;
+        private final Numbering keys = new Numbering(CAPACITY, MAX_KEY_CHARS);
         private long epoch;
 
         private Dictionary(State state) {
@@ -186,32 +212,12 @@ final class BatchKeys {
          * in characters).
          */
         int idOf(String key) {
-            int mask = slots.length - 1;
-            int slot = key.hashCode() * 0x9E3779B9 >>> 19 & mask;
-            while (true) {
-                int entry = slots[slot];
-                if (entry == 0) {
-                    if (size == CAPACITY || keyChars + key.length() > MAX_KEY_CHARS) {
-                        return -1;
-                    }
-                    keyChars += key.length();
-                    keys[size] = key;
-                    slots[slot] = size + 1;
-                    return size++;
-                }
-                if (keys[entry - 1].equals(key)) {
-                    return entry - 1;
-                }
-                slot = slot + 1 & mask;
-            }
+            return keys.idOf(key);
         }
 
         /** Forgets every key: a new epoch. */
         void clear() {
-            Arrays.fill(keys, 0, size, null);
-            Arrays.fill(slots, 0);
-            size = 0;
-            keyChars = 0;
+            keys.clear();
             epoch = ++state.epochs;
         }
     }
@@ -358,7 +364,7 @@ final class BatchKeys {
                 }
                 table.records[position] = record;
                 String key = cut.keyOf(record);
-                table.ids[position] = key == null ? -1 : table.idOf(key);
+                table.ids[position] = key == null ? -1 : table.keys.idOf(key);
             }
             int id = table.ids[position];
             if (id >= 0) {

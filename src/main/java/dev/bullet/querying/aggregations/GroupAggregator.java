@@ -47,16 +47,6 @@ final class GroupAggregator implements Aggregator {
     /** The groups kept apart from the sketch since the reset ({@link KeptKeys}), by their keys' dictionary ids. */
     private final KeptKeys kept = new KeptKeys();
     private GroupMetrics[] keptGroups = new GroupMetrics[0];
-    /** Whether the sketch takes every key until the next reset: it was given the kept groups. */
-    private boolean direct;
-    /** The records folded into the kept groups since the reset. */
-    private long keptRecords;
-    /** How many partials to come take their keys straight into the sketch: keeping groups did not pay. */
-    private int directPartials;
-    /** Kept groups pay when each takes this many records on average between partials (each one a probe saved). */
-    private static final int RECORDS_PER_KEPT_GROUP = 8;
-    /** Partials taken straight into the sketch after keeping groups did not pay, before trying again. */
-    private static final int DIRECT_PARTIALS = 16;
 
     GroupAggregator(Aggregation aggregation, QuerySettings settings) {
         this.size = aggregation.size();
@@ -101,7 +91,7 @@ final class GroupAggregator implements Aggregator {
             return; // no record had a key (bullet-core's GROUP key of a list or map)
         }
         try {
-            int run = direct ? 0 : keep(runs, records, from);
+            int run = kept.keeping() ? keep(runs, records, from) : 0;
             for (; run < n; run++) {
                 sketch.update(runs.key(run), rows.of(records, from, runs.positions(run)));
             }
@@ -122,7 +112,7 @@ final class GroupAggregator implements Aggregator {
      */
     private int keep(BatchKeys.Runs runs, List<? extends Record> records, int from) {
         if (!kept.start(cut, runs)) {
-            directPartials = DIRECT_PARTIALS; // the dictionary started again: many keys
+            kept.tooManyKeys(); // the dictionary started again
             toSketch();
             return 0;
         }
@@ -130,13 +120,12 @@ final class GroupAggregator implements Aggregator {
         for (int run = 0; run < n; run++) {
             int id = kept.idOf(runs, run);
             if (id < 0) {
-                directPartials = DIRECT_PARTIALS; // the dictionary is full: many keys
+                kept.tooManyKeys(); // the dictionary is full
                 toSketch();
                 return run;
             }
             if (id >= keptGroups.length) {
-                keptGroups = Arrays.copyOf(keptGroups, Math.max(id + 1, Math.min(2 * keptGroups.length + 16,
-                                                                                  BatchKeys.Dictionary.CAPACITY)));
+                keptGroups = Arrays.copyOf(keptGroups, KeptKeys.lengthFor(id, keptGroups.length));
             }
             GroupMetrics group = keptGroups[id];
             if (group == null) {
@@ -146,16 +135,13 @@ final class GroupAggregator implements Aggregator {
             }
             long positions = runs.positions(run);
             group.update(rows.of(records, from, positions));
-            keptRecords += Long.bitCount(positions);
+            kept.took(Long.bitCount(positions));
         }
         return n;
     }
 
     /** The kept groups into the sketch, in the order their keys came; the sketch takes every key until the reset. */
     private void toSketch() {
-        if (keptRecords < (long) RECORDS_PER_KEPT_GROUP * kept.size()) {
-            directPartials = DIRECT_PARTIALS;
-        }
         try {
             for (int i = 0; i < kept.size(); i++) {
                 int id = kept.id(i);
@@ -167,8 +153,7 @@ final class GroupAggregator implements Aggregator {
             support.adopt(null);
             rows.clear();
         }
-        kept.clear();
-        direct = true;
+        kept.handedOver();
     }
 
     private void update(String key, Record record) {
@@ -294,12 +279,7 @@ final class GroupAggregator implements Aggregator {
         for (int i = 0; i < kept.size(); i++) {
             keptGroups[kept.id(i)] = null;
         }
-        kept.clear();
-        keptRecords = 0;
-        direct = directPartials > 0;
-        if (direct) {
-            directPartials--;
-        }
+        kept.reset();
     }
 
     /** Each group: its key, and its values in the summary (twice the key), and the entry's overhead. */

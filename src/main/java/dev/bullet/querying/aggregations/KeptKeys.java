@@ -12,13 +12,30 @@ import java.util.Arrays;
  *
  * <p>The ids hold within one epoch of the dictionary: when it starts again (it filled up, or another query cleared
  * it), the kept keys go to the sketch ({@link #start} false) and the aggregation feeds its sketch until its reset.
+ * Keeping pays when each key takes several records between partials; a query whose keys did not, or that met more
+ * keys than it can keep, feeds its sketch directly for its next {@link #DIRECT_PARTIALS} partials ({@link #keeping}).
  */
 final class KeptKeys {
+    /** Kept keys pay when each takes this many records on average between partials (each one a probe saved). */
+    private static final int RECORDS_PER_KEY = 8;
+    /** Partials whose keys go straight to the sketch after keeping did not pay, before keeping is tried again. */
+    private static final int DIRECT_PARTIALS = 16;
     private BatchKeys.Dictionary dictionary;
     private long epoch;
     private int[] ids = new int[16];
     private String[] keys = new String[16];
     private int size;
+    /** The records the kept keys took since the reset. */
+    private long records;
+    /** Whether the sketch takes every key until the next reset. */
+    private boolean direct;
+    /** How many partials to come take their keys straight into the sketch. */
+    private int directPartials;
+
+    /** Whether keys are kept: false from the partial's start when keeping did not pay, or once they went to the sketch. */
+    boolean keeping() {
+        return !direct;
+    }
 
     /**
      * Before a batch's {@code runs} over {@code cut}: whether keys can be kept; false when the fields have no dictionary or
@@ -82,10 +99,46 @@ final class KeptKeys {
         return keys[i];
     }
 
-    /** Keeps nothing. */
-    void clear() {
+    /** The kept keys took {@code n} more records. */
+    void took(long n) {
+        records += n;
+    }
+
+    /** More keys than can be kept: the next partials feed the sketch directly. */
+    void tooManyKeys() {
+        directPartials = DIRECT_PARTIALS;
+    }
+
+    /**
+     * The kept keys went to the sketch (the caller gave them, in order): forgets them; the sketch takes every key until
+     * the reset, and the next partials too when they took too few records each.
+     */
+    void handedOver() {
+        if (records < (long) RECORDS_PER_KEY * size) {
+            directPartials = DIRECT_PARTIALS;
+        }
+        clear();
+        direct = true;
+    }
+
+    /** At the aggregation's reset (the caller let go of the kept keys' state): keeps again, unless it did not pay. */
+    void reset() {
+        clear();
+        records = 0;
+        direct = directPartials > 0;
+        if (direct) {
+            directPartials--;
+        }
+    }
+
+    private void clear() {
         Arrays.fill(keys, 0, size, null);
         size = 0;
+    }
+
+    /** The length an array of state by dictionary id grows to so that it holds {@code id}. */
+    static int lengthFor(int id, int length) {
+        return Math.max(id + 1, Math.min(2 * length + 16, BatchKeys.Dictionary.CAPACITY));
     }
 
     /** The bytes the kept keys take in its arrays (an id and a reference each; the keys are counted by the caller). */

@@ -47,15 +47,6 @@ final class TopKAggregator implements Aggregator {
     private long[] keptCounts = new long[0];
     /** A batch's runs' dictionary ids. */
     private final int[] batchIds = new int[BatchKeys.POSITIONS];
-    /** Whether the sketch takes every key until the next reset: it was given the kept counts. */
-    private boolean direct;
-    private long keptRecords;
-    /** How many partials to come take their keys straight into the sketch: keeping counts did not pay. */
-    private int directPartials;
-    /** Kept counts pay when each key takes this many records on average between partials (each one a probe saved). */
-    private static final int RECORDS_PER_KEPT_KEY = 8;
-    /** Partials taken straight into the sketch after keeping counts did not pay, before trying again. */
-    private static final int DIRECT_PARTIALS = 16;
 
     TopKAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
@@ -94,7 +85,7 @@ final class TopKAggregator implements Aggregator {
         }
         BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
         int n = runs.size();
-        if (direct || !keep(runs)) {
+        if (!kept.keeping() || !keep(runs)) {
             if (sketch.getNumActiveItems() + n <= sketch.getMaximumMapCapacity()) {
                 for (int i = 0; i < n; i++) {
                     sketch.update(runs.key(i), Long.bitCount(runs.positions(i)));
@@ -119,7 +110,7 @@ final class TopKAggregator implements Aggregator {
      */
     private boolean keep(BatchKeys.Runs runs) {
         if (!kept.start(cut, runs)) {
-            directPartials = DIRECT_PARTIALS; // the dictionary started again: many keys
+            kept.tooManyKeys(); // the dictionary started again
             toSketch();
             return false;
         }
@@ -130,7 +121,7 @@ final class TopKAggregator implements Aggregator {
         for (int run = 0; run < n; run++) {
             int id = kept.idOf(runs, run);
             if (id < 0) {
-                directPartials = DIRECT_PARTIALS; // the dictionary is full: many keys
+                kept.tooManyKeys(); // the dictionary is full
                 toSketch();
                 return false;
             }
@@ -146,38 +137,33 @@ final class TopKAggregator implements Aggregator {
             }
         }
         if (kept.size() + fresh > sketch.getMaximumMapCapacity()) {
-            directPartials = DIRECT_PARTIALS; // more keys than kept counts pay for
+            kept.tooManyKeys(); // more than the map holds without a purge
             toSketch();
             return false;
         }
         for (int run = 0; run < n; run++) {
             int id = ids[run];
             if (id >= keptCounts.length) {
-                keptCounts = Arrays.copyOf(keptCounts, Math.max(id + 1, Math.min(2 * keptCounts.length + 16,
-                                                                                  BatchKeys.Dictionary.CAPACITY)));
+                keptCounts = Arrays.copyOf(keptCounts, KeptKeys.lengthFor(id, keptCounts.length));
             }
             if (keptCounts[id] == 0) {
                 kept.add(id, runs.key(run));
             }
             int count = Long.bitCount(runs.positions(run));
             keptCounts[id] += count;
-            keptRecords += count;
+            kept.took(count);
         }
         return true;
     }
 
     /** The kept counts into the sketch, in the order their keys came; the sketch takes every key until the reset. */
     private void toSketch() {
-        if (keptRecords < (long) RECORDS_PER_KEPT_KEY * kept.size()) {
-            directPartials = DIRECT_PARTIALS;
-        }
         for (int i = 0; i < kept.size(); i++) {
             int id = kept.id(i);
             sketch.update(kept.key(i), keptCounts[id]);
             keptCounts[id] = 0;
         }
-        kept.clear();
-        direct = true;
+        kept.handedOver();
     }
 
     @Override
@@ -250,12 +236,7 @@ final class TopKAggregator implements Aggregator {
         for (int i = 0; i < kept.size(); i++) {
             keptCounts[kept.id(i)] = 0;
         }
-        kept.clear();
-        keptRecords = 0;
-        direct = directPartials > 0;
-        if (direct) {
-            directPartials--;
-        }
+        kept.reset();
     }
 
     @Override
