@@ -13,7 +13,6 @@ import org.apache.datasketches.tuple.UpdatableSketch;
 import org.apache.datasketches.tuple.UpdatableSketchBuilder;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +45,17 @@ final class GroupAggregator implements Aggregator {
     private long keysSeen;
     /** The groups kept apart from the sketch since the reset ({@link KeptKeys}), by their keys' dictionary ids. */
     private final KeptKeys kept = new KeptKeys();
-    private GroupMetrics[] keptGroups = new GroupMetrics[0];
+    /** By run, a batch's kept ids ({@link #keptIds}). */
+    private final int[] batchIds = new int[BatchKeys.POSITIONS];
+    /** The counts {@link #keptIds} read (kept, so the reads stay). */
+    private long touched;
+    private final KeptGroups keptGroups;
 
     GroupAggregator(Aggregation aggregation, QuerySettings settings) {
         this.size = aggregation.size();
         this.entries = settings.groupEntries();
         this.spec = new GroupSpec(aggregation.fields(), aggregation.operations());
+        this.keptGroups = new KeptGroups(spec);
         this.asStrings = aggregation.groupValuesAsStrings();
         this.coreOrder = BulletCoreKeys.fieldOrder(aggregation.fields());
         this.keys = SketchKeys.fields(spec.fields());
@@ -116,27 +120,51 @@ final class GroupAggregator implements Aggregator {
             toSketch();
             return 0;
         }
-        int n = runs.size();
-        for (int run = 0; run < n; run++) {
-            int id = kept.idOf(runs, run);
-            if (id < 0) {
-                kept.tooManyKeys(); // the dictionary is full
-                toSketch();
-                return run;
-            }
-            if (id >= keptGroups.length) {
-                keptGroups = Arrays.copyOf(keptGroups, KeptKeys.lengthFor(id, keptGroups.length));
-            }
-            GroupMetrics group = keptGroups[id];
-            if (group == null) {
-                group = new GroupMetrics(spec);
-                keptGroups[id] = group;
+        int known = keptIds(runs);
+        for (int run = 0; run < known; run++) {
+            int id = batchIds[run];
+            if (!keptGroups.has(id)) {
                 kept.add(id, runs.key(run));
             }
             long positions = runs.positions(run);
-            group.update(rows.of(records, from, positions));
+            keptGroups.fold(id, records, from, positions);
             kept.took(Long.bitCount(positions));
         }
+        if (known < runs.size()) {
+            kept.tooManyKeys(); // the dictionary is full
+            toSketch();
+        }
+        return known;
+    }
+
+    /**
+     * The kept ids of the runs' keys into {@link #batchIds}, from the first run; returns how many runs have one (all
+     * but when the dictionary is full). Each kept group met is read once on the way, so that the groups' first
+     * touches, which miss the cache, overlap instead of each waiting for the one before it.
+     */
+    private int keptIds(BatchKeys.Runs runs) {
+        int n = runs.size();
+        long epoch = kept.epoch();
+        boolean restarted = false;
+        long sum = 0;
+        for (int run = 0; run < n; run++) {
+            int id = kept.idOf(runs, run);
+            if (kept.epoch() != epoch) { // nothing was kept, and the dictionary started again: the ids so far are void
+                epoch = kept.epoch();
+                if (id < 0 || restarted) {
+                    return 0;
+                }
+                restarted = true;
+                run = -1;
+                continue;
+            }
+            if (id < 0) {
+                return run;
+            }
+            batchIds[run] = id;
+            sum += keptGroups.touch(id);
+        }
+        touched += sum;
         return n;
     }
 
@@ -144,10 +172,9 @@ final class GroupAggregator implements Aggregator {
     private void toSketch() {
         try {
             for (int i = 0; i < kept.size(); i++) {
-                int id = kept.id(i);
-                support.adopt(keptGroups[id]);
-                sketch.update(kept.key(i), rows.ofFolded(keptGroups[id]));
-                keptGroups[id] = null;
+                GroupMetrics group = keptGroups.take(kept.id(i));
+                support.adopt(group);
+                sketch.update(kept.key(i), rows.ofFolded(group));
             }
         } finally {
             support.adopt(null);
@@ -277,7 +304,7 @@ final class GroupAggregator implements Aggregator {
         keyBytes = 0;
         keysSeen = 0;
         for (int i = 0; i < kept.size(); i++) {
-            keptGroups[kept.id(i)] = null;
+            keptGroups.clear(kept.id(i));
         }
         kept.reset();
     }
@@ -286,7 +313,7 @@ final class GroupAggregator implements Aggregator {
     @Override
     public long heldBytes() {
         return HeapEstimate.ofEntries(sketch.getRetainedEntries() + unionEntries + kept.size(), keyBytes, keysSeen, 2)
-               + kept.heldBytes() + (long) keptGroups.length * Long.BYTES;
+               + kept.heldBytes() + keptGroups.heldBytes();
     }
 
     @Override

@@ -36,24 +36,33 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
      */
     private long arrival = Long.MAX_VALUE;
     /**
-     * Per operation, its value as a primitive ({@link #NONE}, a long in {@code longs}, a double in {@code doubles}):
-     * updated in place, so a summary that lives long (in the old generation) is not handed a new box per record.
+     * Per operation {@code i}, from {@code 3 * i} ({@link #WIDTH} longs): its value's kind ({@link #NONE},
+     * {@link #IS_LONG}, {@link #IS_DOUBLE}), the value (a long, or a double's bits), and how many values it took.
+     * Primitives updated in place, so a summary that lives long (in the old generation) is not handed a new box per
+     * record; one array, so a group's update reads one object besides this one. {@link KeptGroups} holds the same
+     * layout for the groups a GROUP keeps apart from its sketch, folded by the same {@link #foldLong}/{@link #foldDouble}.
      */
-    private final byte[] kinds;
-    private final long[] longs;
-    private final double[] doubles;
-    private final long[] used;
-    private static final byte NONE = 0;
-    private static final byte IS_LONG = 1;
-    private static final byte IS_DOUBLE = 2;
+    private final long[] metrics;
+    static final int WIDTH = 3;
+    private static final long NONE = 0;
+    private static final long IS_LONG = 1;
+    private static final long IS_DOUBLE = 2;
 
     GroupMetrics(GroupSpec spec) {
         this.spec = spec;
-        int n = spec.operations().size();
-        this.kinds = new byte[n];
-        this.longs = new long[n];
-        this.doubles = new double[n];
-        this.used = new long[n];
+        this.metrics = new long[WIDTH * spec.operations().size()];
+    }
+
+    /**
+     * A group that {@link KeptGroups} folded its records into: {@code count} records, its metrics at
+     * {@code state[at, at + WIDTH * operations)}, the values of its fields.
+     */
+    static GroupMetrics ofKept(GroupSpec spec, List<Object> groupValues, long count, long[] state, int at) {
+        GroupMetrics m = new GroupMetrics(spec);
+        m.groupValues = groupValues;
+        m.count = count;
+        System.arraycopy(state, at, m.metrics, 0, m.metrics.length);
+        return m;
     }
 
     /**
@@ -123,19 +132,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         count++;
         int[] reading = spec.reading;
         for (int j = 0; j < reading.length; j++) {
-            int i = reading[j];
-            GroupOperation.Type type = spec.readType[j];
-            Object v = record.get(spec.readField[j]);
-            if (spec.readCoerced[j]) {
-                Double d = coerced(v);
-                if (d != null) {
-                    accumulate(i, type, d.doubleValue(), 1);
-                }
-            } else if (v instanceof Long) {
-                accumulate(i, type, (Long) v, 1);
-            } else if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
-                accumulate(i, type, ((Number) v).doubleValue(), 1);
-            }
+            fold(metrics, WIDTH * reading[j], spec.readType[j], spec.readCoerced[j], record.get(spec.readField[j]));
         }
         return this;
     }
@@ -162,37 +159,49 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         return null;
     }
 
-    /** Folds a long in: sums stay whole while every value is a long and the sum fits. */
     private void accumulate(int i, GroupOperation.Type type, long x, long n) {
-        used[i] += n;
-        byte kind = kinds[i];
+        foldLong(metrics, WIDTH * i, type, x, n);
+    }
+
+    private void accumulate(int i, GroupOperation.Type type, double d, long n) {
+        foldDouble(metrics, WIDTH * i, type, d, n);
+    }
+
+    /**
+     * Folds {@code n} values whose fold is the long {@code x} into the operation's metrics at {@code m[at, at + WIDTH)}:
+     * sums stay whole while every value is a long and the sum fits.
+     */
+    static void foldLong(long[] m, int at, GroupOperation.Type type, long x, long n) {
+        m[at + 2] += n;
+        long kind = m[at];
         if (kind == NONE) {
-            kinds[i] = IS_LONG;
-            longs[i] = x;
+            m[at] = IS_LONG;
+            m[at + 1] = x;
             return;
         }
         switch (type) {
             case SUM:
             case AVG:
                 if (kind == IS_LONG) {
-                    long a = longs[i];
+                    long a = m[at + 1];
                     long r = a + x;
                     if (((a ^ r) & (x ^ r)) >= 0) {
-                        longs[i] = r;
+                        m[at + 1] = r;
                     } else {
-                        doubles[i] = (double) a + (double) x;
-                        kinds[i] = IS_DOUBLE;
+                        m[at + 1] = Double.doubleToRawLongBits((double) a + (double) x);
+                        m[at] = IS_DOUBLE;
                     }
                 } else {
-                    doubles[i] = doubles[i] + (double) x;
+                    m[at + 1] = Double.doubleToRawLongBits(Double.longBitsToDouble(m[at + 1]) + (double) x);
                 }
                 break;
             case MIN:
             case MAX: {
-                int c = kind == IS_LONG ? Long.compare(x, longs[i]) : Double.compare((double) x, doubles[i]);
+                int c = kind == IS_LONG ? Long.compare(x, m[at + 1])
+                        : Double.compare((double) x, Double.longBitsToDouble(m[at + 1]));
                 if (type == GroupOperation.Type.MIN ? c < 0 : c > 0) {
-                    kinds[i] = IS_LONG;
-                    longs[i] = x;
+                    m[at] = IS_LONG;
+                    m[at + 1] = x;
                 }
                 break;
             }
@@ -201,28 +210,28 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         }
     }
 
-    /** Folds a double in: a sum with a double in it is a double. */
-    private void accumulate(int i, GroupOperation.Type type, double d, long n) {
-        used[i] += n;
-        byte kind = kinds[i];
+    /** As {@link #foldLong} for a double: a sum with a double in it is a double. */
+    static void foldDouble(long[] m, int at, GroupOperation.Type type, double d, long n) {
+        m[at + 2] += n;
+        long kind = m[at];
         if (kind == NONE) {
-            kinds[i] = IS_DOUBLE;
-            doubles[i] = d;
+            m[at] = IS_DOUBLE;
+            m[at + 1] = Double.doubleToRawLongBits(d);
             return;
         }
-        double current = kind == IS_LONG ? (double) longs[i] : doubles[i];
+        double current = kind == IS_LONG ? (double) m[at + 1] : Double.longBitsToDouble(m[at + 1]);
         switch (type) {
             case SUM:
             case AVG:
-                doubles[i] = current + d;
-                kinds[i] = IS_DOUBLE;
+                m[at + 1] = Double.doubleToRawLongBits(current + d);
+                m[at] = IS_DOUBLE;
                 break;
             case MIN:
             case MAX: {
                 int c = Double.compare(d, current);
                 if (type == GroupOperation.Type.MIN ? c < 0 : c > 0) {
-                    kinds[i] = IS_DOUBLE;
-                    doubles[i] = d;
+                    m[at] = IS_DOUBLE;
+                    m[at + 1] = Double.doubleToRawLongBits(d);
                 }
                 break;
             }
@@ -231,9 +240,37 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         }
     }
 
+    /**
+     * Folds one record's value of a field into the operation's metrics at {@code m[at, at + WIDTH)} as
+     * {@link #update(Record)} does: a number, or with {@code coerce} anything {@link #coerced} reads as one; missing,
+     * null, NaN and other values are skipped.
+     */
+    static void fold(long[] m, int at, GroupOperation.Type type, boolean coerce, Object v) {
+        if (coerce) {
+            Double d = coerced(v);
+            if (d != null) {
+                foldDouble(m, at, type, d.doubleValue(), 1);
+            }
+        } else if (v instanceof Long) {
+            foldLong(m, at, type, (Long) v, 1);
+        } else if (v instanceof Number && !(v instanceof Double && ((Double) v).isNaN())) {
+            foldDouble(m, at, type, ((Number) v).doubleValue(), 1);
+        }
+    }
+
+    private long kind(int i) {
+        return metrics[WIDTH * i];
+    }
+
+    private long used(int i) {
+        return metrics[WIDTH * i + 2];
+    }
+
     /** The value of operation {@code i}: null, a Long or a Double. */
     private Number value(int i) {
-        return kinds[i] == NONE ? null : kinds[i] == IS_LONG ? (Number) longs[i] : (Number) doubles[i];
+        long kind = kind(i);
+        long bits = metrics[WIDTH * i + 1];
+        return kind == NONE ? null : kind == IS_LONG ? (Number) bits : (Number) Double.longBitsToDouble(bits);
     }
 
     /**
@@ -253,10 +290,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         }
         groupValues = folded.groupValues;
         count = folded.count;
-        System.arraycopy(folded.kinds, 0, kinds, 0, kinds.length);
-        System.arraycopy(folded.longs, 0, longs, 0, longs.length);
-        System.arraycopy(folded.doubles, 0, doubles, 0, doubles.length);
-        System.arraycopy(folded.used, 0, used, 0, used.length);
+        System.arraycopy(folded.metrics, 0, metrics, 0, metrics.length);
         return this;
     }
 
@@ -268,11 +302,13 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         arrival = Math.min(arrival, other.arrival);
         count += other.count;
         List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < kinds.length; i++) {
-            if (other.kinds[i] == IS_LONG) {
-                accumulate(i, ops.get(i).type(), other.longs[i], other.used[i]);
-            } else if (other.kinds[i] == IS_DOUBLE) {
-                accumulate(i, ops.get(i).type(), other.doubles[i], other.used[i]);
+        for (int i = 0, n = ops.size(); i < n; i++) {
+            long kind = other.kind(i);
+            long bits = other.metrics[WIDTH * i + 1];
+            if (kind == IS_LONG) {
+                accumulate(i, ops.get(i).type(), bits, other.used(i));
+            } else if (kind == IS_DOUBLE) {
+                accumulate(i, ops.get(i).type(), Double.longBitsToDouble(bits), other.used(i));
             }
         }
     }
@@ -302,7 +338,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
             row.put(spec.fields().get(i).name(), groupValues == null ? null : groupValues.get(i));
         }
         List<GroupOperation> ops = spec.operations();
-        for (int i = 0; i < kinds.length; i++) {
+        for (int i = 0, n = ops.size(); i < n; i++) {
             GroupOperation op = ops.get(i);
             Object out;
             switch (op.type()) {
@@ -310,7 +346,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
                     out = count;
                     break;
                 case AVG:
-                    out = kinds[i] == NONE ? null : value(i).doubleValue() / used[i];
+                    out = kind(i) == NONE ? null : value(i).doubleValue() / used(i);
                     break;
                 default:
                     out = value(i);
@@ -327,10 +363,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         c.groupValues = groupValues;
         c.count = count;
         c.arrival = arrival;
-        System.arraycopy(kinds, 0, c.kinds, 0, kinds.length);
-        System.arraycopy(longs, 0, c.longs, 0, longs.length);
-        System.arraycopy(doubles, 0, c.doubles, 0, doubles.length);
-        System.arraycopy(used, 0, c.used, 0, used.length);
+        System.arraycopy(metrics, 0, c.metrics, 0, metrics.length);
         return c;
     }
 
@@ -348,7 +381,8 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
     @Override
     public byte[] toByteArray() {
         byte[][] texts = groupValues == null ? new byte[0][] : new byte[groupValues.size()][];
-        int size = 8 + 8 + 4 + kinds.length * 9 + used.length * 8 + 4;
+        int operations = metrics.length / WIDTH;
+        int size = 8 + 8 + 4 + operations * 9 + operations * 8 + 4;
         for (int i = 0; i < texts.length; i++) {
             Object v = groupValues.get(i);
             if (v instanceof String) {
@@ -362,12 +396,12 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         out.putInt(size);
         out.putLong(count);
         out.putLong(arrival);
-        out.putInt(kinds.length);
-        for (int i = 0; i < kinds.length; i++) {
+        out.putInt(operations);
+        for (int i = 0; i < operations; i++) {
             putNumber(out, value(i));
         }
-        for (long u : used) {
-            out.putLong(u);
+        for (int i = 0; i < operations; i++) {
+            out.putLong(used(i));
         }
         out.putInt(groupValues == null ? -1 : texts.length);
         for (int i = 0; i < texts.length; i++) {
@@ -402,21 +436,22 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         m.count = in.getLong();
         m.arrival = in.getLong();
         int n = in.getInt();
-        if (n != m.kinds.length) {
-            throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + m.kinds.length);
+        int operations = m.metrics.length / WIDTH;
+        if (n != operations) {
+            throw new IllegalArgumentException("a group summary of " + n + " metrics for a query of " + operations);
         }
         for (int i = 0; i < n; i++) {
             Object v = in.value();
             if (v instanceof Long) {
-                m.kinds[i] = IS_LONG;
-                m.longs[i] = (Long) v;
+                m.metrics[WIDTH * i] = IS_LONG;
+                m.metrics[WIDTH * i + 1] = (Long) v;
             } else if (v != null) {
-                m.kinds[i] = IS_DOUBLE;
-                m.doubles[i] = ((Number) v).doubleValue();
+                m.metrics[WIDTH * i] = IS_DOUBLE;
+                m.metrics[WIDTH * i + 1] = Double.doubleToRawLongBits(((Number) v).doubleValue());
             }
         }
         for (int i = 0; i < n; i++) {
-            m.used[i] = in.getLong();
+            m.metrics[WIDTH * i + 2] = in.getLong();
         }
         int k = in.getInt();
         if (k >= 0) {

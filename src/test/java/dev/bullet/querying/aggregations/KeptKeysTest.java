@@ -7,6 +7,7 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.record.Record;
 import dev.bullet.record.RecordDecoder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -146,6 +147,36 @@ class KeptKeysTest {
         }
         assertArrayEquals(single.serialize(), keeping.serialize());
         assertEquals(single.records(), keeping.records());
+    }
+
+    /**
+     * A batch whose keys hold more characters than a dictionary (64 keys of 3,000 characters) fills it while the query
+     * numbers its runs, before anything is kept: the dictionary starts again, fills again, and the batch goes to the
+     * sketch; between such batches, batches of short keys are kept. Partials and rows are those of record by record.
+     */
+    @Test
+    @Timeout(60)
+    void aBatchWhoseKeysOverflowTheDictionaryGoesToTheSketch() {
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"z\":\"z\"");
+        Aggregator batched = Aggregations.create(json);
+        Aggregator single = Aggregations.create(json);
+        String filler = "y".repeat(3_000);
+        for (int b = 0; b < 12; b++) {
+            List<Record> records = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                String z = b % 3 == 0 ? "\"" + (b * 64 + i) + filler + "\"" : String.valueOf(i % 5);
+                records.add(decoder.decode("{\"z\":" + z + ",\"n\":" + i + ",\"d\":" + ADDENDS[(b + i) % ADDENDS.length]
+                                           + "}"));
+            }
+            batched.consumeBatch(records, 0, -1L);
+            records.forEach(single::consume);
+            if (b % 4 == 3) {
+                assertArrayEquals(single.serialize(), batched.serialize(), "batch " + b);
+                assertEquals(single.records(), batched.records(), "batch " + b);
+                single.reset();
+                batched.reset();
+            }
+        }
     }
 
     /** 64 records whose {@code w} counts up from {@code first} (mod {@code modulus}), with sums that show their order. */
