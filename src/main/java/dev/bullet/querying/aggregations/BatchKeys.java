@@ -20,8 +20,11 @@ final class BatchKeys {
     }
 
     static final int POSITIONS = 64;
-    /** Field lists whose ids are kept at once (their ids' low bits); two sharing a slot renumber the batch's keys. */
-    static final int TABLES = 32;
+    /**
+     * Tables of a batch's keys a thread keeps at once (one per field list and cut), all dropped when one more comes:
+     * a mix of dashboards over a few dozen field lists keeps each list's keys of the batch for all its queries.
+     */
+    static final int TABLES = 128;
 
     /**
      * Keys numbered 0, 1, 2… in the order they come: open addressing on the key's hash code (id + 1 in a slot, 0 for
@@ -229,7 +232,9 @@ final class BatchKeys {
         final Dictionary[] dictionaries = new Dictionary[DICTIONARY_SLOTS];
         final int[] dictionaryOwners = new int[DICTIONARY_SLOTS];
         int dictionaryCount;
-        final Table[] tables = new Table[TABLES];
+        /** Tables by their {@link Cut#table}, in open addressing (twice as many slots as tables kept). */
+        final Table[] tables = new Table[2 * TABLES];
+        int tableCount;
         /** For fields without an id: numbered afresh on each call. */
         final Table loose = new Table();
         final Runs runs = new Runs(this);
@@ -239,17 +244,27 @@ final class BatchKeys {
                 loose.clear();
                 return loose;
             }
-            int slot = id & (TABLES - 1);
-            Table table = tables[slot];
-            if (table == null) {
-                table = new Table();
-                tables[slot] = table;
+            int mask = tables.length - 1;
+            int slot = id * 0x9E3779B9 >>> 24 & mask;
+            while (true) {
+                Table table = tables[slot];
+                if (table == null) {
+                    if (tableCount == TABLES) {
+                        Arrays.fill(tables, null);
+                        tableCount = 0;
+                        return table(id);
+                    }
+                    table = new Table();
+                    table.owner = id;
+                    tables[slot] = table;
+                    tableCount++;
+                    return table;
+                }
+                if (table.owner == id) {
+                    return table;
+                }
+                slot = slot + 1 & mask;
             }
-            if (table.owner != id) {
-                table.clear();
-                table.owner = id;
-            }
-            return table;
         }
     }
 
