@@ -179,6 +179,37 @@ class KeptKeysTest {
         }
     }
 
+    /**
+     * A query of a few groups over fields whose dictionary other queries filled meets ids in the thousands: what it
+     * holds is room for its groups (and a number per id), not for every id below the highest.
+     */
+    @Test
+    void aFewGroupsOfHighIdsHoldLittle() {
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"h\":\"w\"");
+        Aggregator filling = Aggregations.create(json);
+        for (int b = 0; b < 60; b++) { // 3,840 keys: the dictionary of h nearly full
+            List<Record> records = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                records.add(decoder.decode("{\"h\":" + (b * 64 + i) + "}"));
+            }
+            filling.consumeBatch(records, 0, -1L);
+        }
+        Aggregator few = Aggregations.create(json);
+        Aggregator single = Aggregations.create(json);
+        for (int b = 0; b < 40; b++) { // three keys of the highest ids, many records each: kept
+            List<Record> records = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                records.add(decoder.decode("{\"h\":" + (3_837 + i % 3) + ",\"n\":" + i + ",\"d\":" + ADDENDS[i % 7] + "}"));
+            }
+            few.consumeBatch(records, 0, -1L);
+            records.forEach(single::consume);
+        }
+        long held = few.heldBytes();
+        assertTrue(held < 64 * 1024, "held " + held);
+        assertArrayEquals(single.serialize(), few.serialize());
+        assertEquals(single.records(), few.records());
+    }
+
     /** 64 records whose {@code w} counts up from {@code first} (mod {@code modulus}), with sums that show their order. */
     private List<Record> wBatch(int first, int modulus) {
         List<Record> records = new ArrayList<>();
