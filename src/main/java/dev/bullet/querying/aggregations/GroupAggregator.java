@@ -307,6 +307,9 @@ final class GroupAggregator implements Aggregator {
             keptGroups.clear(kept.id(i));
         }
         kept.reset();
+        if (!kept.keeping()) {
+            keptGroups.release(); // the next partials feed the sketch: no room held for groups meanwhile
+        }
     }
 
     /** Each group: its key, and its values in the summary (twice the key), and the entry's overhead. */

@@ -107,6 +107,15 @@ final class KeptGroups {
         }
     }
 
+    /** Lets go of its arrays (it holds no group). */
+    void release() {
+        numbers = new int[0];
+        state = new long[0];
+        values = new Object[0];
+        given = 0;
+        held = 0;
+    }
+
     /** The bytes its arrays take (the groups' values are counted with their keys by the caller). */
     long heldBytes() {
         return (long) numbers.length * Integer.BYTES + (long) state.length * Long.BYTES

@@ -150,33 +150,78 @@ class KeptKeysTest {
     }
 
     /**
-     * A batch whose keys hold more characters than a dictionary (64 keys of 3,000 characters) fills it while the query
-     * numbers its runs, before anything is kept: the dictionary starts again, fills again, and the batch goes to the
-     * sketch; between such batches, batches of short keys are kept. Partials and rows are those of record by record.
+     * Keys holding more characters than a dictionary (3,000 characters each, 131,072 a dictionary) fill it while a
+     * query numbers a batch's runs. With nothing kept yet, the dictionary starts again, fills again, and the whole
+     * batch goes to the sketch; with groups kept, the runs numbered before it filled are kept, then every kept group
+     * goes to the sketch and the rest of the batch after them. Either way the partials and rows are those of record by
+     * record.
      */
     @Test
     @Timeout(60)
-    void aBatchWhoseKeysOverflowTheDictionaryGoesToTheSketch() {
-        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"z\":\"z\"");
+    void keysThatOverflowTheDictionaryInABatchGoToTheSketch() {
+        String filler = "y".repeat(3_000);
+        // nothing kept yet: a batch of 64 long keys
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"z1\":\"z\"");
         Aggregator batched = Aggregations.create(json);
         Aggregator single = Aggregations.create(json);
-        String filler = "y".repeat(3_000);
-        for (int b = 0; b < 12; b++) {
-            List<Record> records = new ArrayList<>();
-            for (int i = 0; i < 64; i++) {
-                String z = b % 3 == 0 ? "\"" + (b * 64 + i) + filler + "\"" : String.valueOf(i % 5);
-                records.add(decoder.decode("{\"z\":" + z + ",\"n\":" + i + ",\"d\":" + ADDENDS[(b + i) % ADDENDS.length]
-                                           + "}"));
-            }
+        List<Record> records = zBatch("z1", 0, 0, filler);
+        batched.consumeBatch(records, 0, -1L);
+        records.forEach(single::consume);
+        assertArrayEquals(single.serialize(), batched.serialize());
+        assertEquals(single.records(), batched.records());
+
+        // five short keys kept over ten batches, then a batch of those keys and 54 long ones
+        json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"z2\":\"z\"");
+        batched = Aggregations.create(json);
+        single = Aggregations.create(json);
+        for (int b = 0; b < 14; b++) {
+            records = zBatch("z2", b, b == 10 ? 10 : 64, filler);
             batched.consumeBatch(records, 0, -1L);
             records.forEach(single::consume);
-            if (b % 4 == 3) {
-                assertArrayEquals(single.serialize(), batched.serialize(), "batch " + b);
-                assertEquals(single.records(), batched.records(), "batch " + b);
-                single.reset();
-                batched.reset();
-            }
         }
+        assertArrayEquals(single.serialize(), batched.serialize());
+        assertEquals(single.records(), batched.records());
+        single.reset();
+        batched.reset();
+        for (int b = 0; b < 4; b++) {
+            records = zBatch("z2", b, 64, filler);
+            batched.consumeBatch(records, 0, -1L);
+            records.forEach(single::consume);
+        }
+        assertArrayEquals(single.serialize(), batched.serialize());
+    }
+
+    /**
+     * A query whose kept groups took a record each gives them to its sketch at the partial and feeds its sketch
+     * directly for the next partials: it holds no room for kept groups meanwhile, as a new query does not.
+     */
+    @Test
+    void aQueryThatStopsKeepingLetsGoOfItsRoom() {
+        String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"r\":\"r\"");
+        Aggregator query = Aggregations.create(json);
+        long fresh = query.heldBytes();
+        for (int b = 0; b < 4; b++) {
+            List<Record> records = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                records.add(decoder.decode("{\"r\":" + (b * 64 + i) + ",\"n\":" + i + "}"));
+            }
+            query.consumeBatch(records, 0, -1L);
+        }
+        assertTrue(query.heldBytes() > fresh + 256 * Long.BYTES, "kept: " + query.heldBytes());
+        query.serialize(); // 256 groups of a record each: keeping did not pay
+        query.reset();
+        assertEquals(fresh, query.heldBytes());
+    }
+
+    /** 64 records: the first {@code shortKeys} with {@code field} among five numbers, the others a long key each. */
+    private List<Record> zBatch(String field, int b, int shortKeys, String filler) {
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            String z = i < shortKeys ? String.valueOf(i % 5) : "\"" + (b * 64 + i) + filler + "\"";
+            records.add(decoder.decode("{\"" + field + "\":" + z + ",\"n\":" + i + ",\"d\":"
+                                       + ADDENDS[(b + i) % ADDENDS.length] + "}"));
+        }
+        return records;
     }
 
     /**
@@ -205,7 +250,7 @@ class KeptKeysTest {
             records.forEach(single::consume);
         }
         long held = few.heldBytes();
-        assertTrue(held < 64 * 1024, "held " + held);
+        assertTrue(held < 24 * 1024, "held " + held); // by id: 3,838 references or runs of longs, 30 KB or more
         assertArrayEquals(single.serialize(), few.serialize());
         assertEquals(single.records(), few.records());
     }
