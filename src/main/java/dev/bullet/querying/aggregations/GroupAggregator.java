@@ -139,26 +139,18 @@ final class GroupAggregator implements Aggregator {
 
     /**
      * The kept ids of the runs' keys into {@link #batchIds}, from the first run; returns how many runs have one (all
-     * but when the dictionary is full). Each kept group met is read once on the way, so that the groups' first
-     * touches, which miss the cache, overlap instead of each waiting for the one before it.
+     * but when the dictionary is full). Only the first run may start a full dictionary again (when nothing is kept),
+     * as folding the runs one at a time would: the ids handed out before stay valid. Each kept group met is read once
+     * on the way, so that the groups' first touches, which miss the cache, overlap instead of each waiting for the one
+     * before it.
      */
     private int keptIds(BatchKeys.Runs runs) {
         int n = runs.size();
-        long epoch = kept.epoch();
-        boolean restarted = false;
         long sum = 0;
         for (int run = 0; run < n; run++) {
-            int id = kept.idOf(runs, run);
-            if (kept.epoch() != epoch) { // nothing was kept, and the dictionary started again: the ids so far are void
-                epoch = kept.epoch();
-                if (id < 0 || restarted) {
-                    return 0;
-                }
-                restarted = true;
-                run = -1;
-                continue;
-            }
+            int id = kept.idOf(runs, run, run == 0);
             if (id < 0) {
+                touched += sum;
                 return run;
             }
             batchIds[run] = id;

@@ -61,8 +61,17 @@ final class KeptKeys {
      * A full dictionary is started again by an aggregation that keeps nothing yet.
      */
     int idOf(BatchKeys.Runs runs, int run) {
+        return idOf(runs, run, true);
+    }
+
+    /**
+     * {@link #idOf(BatchKeys.Runs, int)}, where a full dictionary is started again only when {@code mayStartAgain}: a
+     * caller numbering a batch's runs before it keeps any lets only the first start it again, as keeping them one at a
+     * time would (a run after the first finds the dictionary full with the batch's earlier keys kept).
+     */
+    int idOf(BatchKeys.Runs runs, int run, boolean mayStartAgain) {
         int id = runs.dictionaryId(run, dictionary);
-        if (id < 0 && size == 0) {
+        if (id < 0 && size == 0 && mayStartAgain) {
             dictionary.clear();
             epoch = dictionary.epoch();
             id = runs.dictionaryId(run, dictionary);

@@ -151,10 +151,9 @@ class KeptKeysTest {
 
     /**
      * Keys holding more characters than a dictionary (3,000 characters each, 131,072 a dictionary) fill it while a
-     * query numbers a batch's runs. With nothing kept yet, the dictionary starts again, fills again, and the whole
-     * batch goes to the sketch; with groups kept, the runs numbered before it filled are kept, then every kept group
-     * goes to the sketch and the rest of the batch after them. Either way the partials and rows are those of record by
-     * record.
+     * query numbers a batch's runs, with nothing kept yet or with groups kept: the runs numbered before it filled are
+     * kept, then every kept group goes to the sketch and the rest of the batch after them (the dictionary is not
+     * started again in the middle of a batch). Either way the partials and rows are those of record by record.
      */
     @Test
     @Timeout(60)
