@@ -139,8 +139,7 @@ final class GroupAggregator implements Aggregator {
 
     /**
      * The kept ids of the runs' keys into {@link #batchIds}, from the first run; returns how many runs have one (all
-     * but when the dictionary is full). Only the first run may start a full dictionary again (when nothing is kept),
-     * as folding the runs one at a time would: the ids handed out before stay valid. Each kept group met is read once
+     * but when the dictionary is full; {@link KeptKeys#idOf}). Each kept group met is read once
      * on the way, so that the groups' first touches, which miss the cache, overlap instead of each waiting for the one
      * before it.
      */
@@ -148,7 +147,7 @@ final class GroupAggregator implements Aggregator {
         int n = runs.size();
         long sum = 0;
         for (int run = 0; run < n; run++) {
-            int id = kept.idOf(runs, run, run == 0);
+            int id = kept.idOf(runs, run);
             if (id < 0) {
                 touched += sum;
                 return run;

@@ -57,21 +57,14 @@ final class KeptKeys {
     }
 
     /**
-     * The id of run {@code run}'s key; -1 when the dictionary is full and keys are kept (they must go to the sketch).
-     * A full dictionary is started again by an aggregation that keeps nothing yet.
+     * The id of run {@code run}'s key; -1 when the dictionary is full (the kept keys, if any, must go to the sketch).
+     * Callers number all of a batch's runs before they keep any: a full dictionary is started again only at the first
+     * run and only when nothing is kept, as keeping the runs one at a time would do (a later run would find the batch's
+     * earlier keys kept), so the ids already handed out for the batch stay valid.
      */
     int idOf(BatchKeys.Runs runs, int run) {
-        return idOf(runs, run, true);
-    }
-
-    /**
-     * {@link #idOf(BatchKeys.Runs, int)}, where a full dictionary is started again only when {@code mayStartAgain}: a
-     * caller numbering a batch's runs before it keeps any lets only the first start it again, as keeping them one at a
-     * time would (a run after the first finds the dictionary full with the batch's earlier keys kept).
-     */
-    int idOf(BatchKeys.Runs runs, int run, boolean mayStartAgain) {
         int id = runs.dictionaryId(run, dictionary);
-        if (id < 0 && size == 0 && mayStartAgain) {
+        if (id < 0 && size == 0 && run == 0) {
             dictionary.clear();
             epoch = dictionary.epoch();
             id = runs.dictionaryId(run, dictionary);

@@ -117,19 +117,12 @@ final class TopKAggregator implements Aggregator {
         int n = runs.size();
         int[] ids = batchIds;
         int fresh = 0;
-        long epoch = kept.epoch();
         for (int run = 0; run < n; run++) {
             int id = kept.idOf(runs, run);
             if (id < 0) {
                 kept.tooManyKeys(); // the dictionary is full
                 toSketch();
                 return false;
-            }
-            if (kept.epoch() != epoch) { // nothing was kept, and the dictionary started again: number anew
-                epoch = kept.epoch();
-                run = -1;
-                fresh = 0;
-                continue;
             }
             ids[run] = id;
             if (id >= keptCounts.length || keptCounts[id] == 0) {
