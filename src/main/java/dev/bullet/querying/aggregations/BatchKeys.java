@@ -28,32 +28,48 @@ final class BatchKeys {
 
     /**
      * Keys numbered 0, 1, 2… in the order they come: open addressing on the key's hash code (id + 1 in a slot, 0 for
-     * free, at most half full), for at most {@code capacity} keys of at most {@code maxChars} characters in all.
+     * free, at most half full), for at most {@code capacity} keys of at most {@code maxChars} characters in all. The
+     * arrays start at room for {@code initial} keys and double as keys come, so a numbering of a few keys is small.
      */
     private static final class Numbering {
-        private final String[] keys;
-        private final int[] slots;
-        private final int shift;
+        private final int capacity;
         private final int maxChars;
+        private String[] keys;
+        private int[] slots;
+        private int shift;
         private int size;
         private int chars;
 
-        Numbering(int capacity, int maxChars) {
-            this.keys = new String[capacity];
-            this.slots = new int[2 * capacity];
-            this.shift = Integer.numberOfLeadingZeros(slots.length - 1);
+        Numbering(int initial, int capacity, int maxChars) {
+            this.capacity = capacity;
             this.maxChars = maxChars;
+            allocate(initial);
+        }
+
+        private void allocate(int room) {
+            keys = new String[room];
+            slots = new int[2 * room];
+            shift = Integer.numberOfLeadingZeros(slots.length - 1);
         }
 
         /** The id of {@code key}, given the next one if it is new; -1 when it is new and no more keys fit. */
         int idOf(String key) {
+            return idOf(key, true);
+        }
+
+        /** As {@link #idOf(String)}; a new key is not numbered (-1) unless {@code mayAdd}. */
+        int idOf(String key, boolean mayAdd) {
             int mask = slots.length - 1;
             int slot = key.hashCode() * 0x9E3779B9 >>> shift & mask;
             while (true) {
                 int entry = slots[slot];
                 if (entry == 0) {
-                    if (size == keys.length || (long) chars + key.length() > maxChars) {
+                    if (!mayAdd || size == capacity || (long) chars + key.length() > maxChars) {
                         return -1;
+                    }
+                    if (size == keys.length) {
+                        grow();
+                        return idOf(key, true);
                     }
                     chars += key.length();
                     keys[size] = key;
@@ -67,8 +83,31 @@ final class BatchKeys {
             }
         }
 
+        /** Twice the room, the keys placed again under the same ids. */
+        private void grow() {
+            String[] old = keys;
+            allocate(Math.min(2 * old.length, capacity));
+            System.arraycopy(old, 0, keys, 0, size);
+            int mask = slots.length - 1;
+            for (int id = 0; id < size; id++) {
+                int slot = keys[id].hashCode() * 0x9E3779B9 >>> shift & mask;
+                while (slots[slot] != 0) {
+                    slot = slot + 1 & mask;
+                }
+                slots[slot] = id + 1;
+            }
+        }
+
         String key(int id) {
             return keys[id];
+        }
+
+        int size() {
+            return size;
+        }
+
+        int chars() {
+            return chars;
         }
 
         void clear() {
@@ -87,7 +126,7 @@ final class BatchKeys {
         final Record[] records = new Record[POSITIONS];
         final int[] ids = new int[POSITIONS];
         /** The keys by id: at most one a position, so every key fits. */
-        final Numbering keys = new Numbering(POSITIONS, Integer.MAX_VALUE);
+        final Numbering keys = new Numbering(POSITIONS, POSITIONS, Integer.MAX_VALUE);
         /** By id: the key's id in its field list's {@link Dictionary}, where its bit is set in {@link #known}. */
         final int[] stable = new int[POSITIONS];
         long known;
@@ -190,19 +229,29 @@ final class BatchKeys {
      * A field list's keys numbered on one thread from batch to batch, not per batch: an aggregation that keeps its
      * groups apart from its sketch between partials ({@link KeptKeys}) finds them by these ids, each key's looked up
      * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys of at most
-     * {@link #MAX_KEY_CHARS} characters in all, so a thread's dictionaries hold a few MiB at most whatever the keys;
+     * {@link #MAX_KEY_CHARS} characters in all, in arrays that grow with its keys, and a thread's dictionaries together
+     * at most {@link #THREAD_KEYS} keys of {@link #THREAD_CHARS} characters (a new key past either is refused as in a
+     * full dictionary), so they hold ~20 MiB at most whatever the keys, and a few KiB each for fields of few values;
      * {@link #clear} starts a new {@link #epoch()}, whose ids mean other keys.
      */
     static final class Dictionary {
         static final int CAPACITY = 4096;
+        /** The keys a new dictionary has room for before its arrays grow. */
+        static final int INITIAL = 64;
         static final int MAX_KEY_CHARS = 1 << 17;
         private final State state;
-        private final Numbering keys = new Numbering(CAPACITY, MAX_KEY_CHARS);
+        /** A thread's dictionaries hold at most as many keys, and characters of keys, as 64 full ones. */
+        static final int THREAD_KEYS = 64 * CAPACITY;
+        static final long THREAD_CHARS = 64L * MAX_KEY_CHARS;
+        private final Numbering keys = new Numbering(INITIAL, CAPACITY, MAX_KEY_CHARS);
         private long epoch;
+        /** The {@link State#generation} the dictionary belongs to: its keys count in that generation's totals. */
+        private final long generation;
 
         private Dictionary(State state) {
             this.state = state;
             this.epoch = ++state.epochs;
+            this.generation = state.generation;
         }
 
         /** Which numbering the ids are of: unique on the thread, across its dictionaries. */
@@ -212,14 +261,25 @@ final class BatchKeys {
 
         /**
          * The id of {@code key}, given the next one if it is new; -1 when it is new and the dictionary full (in keys or
-         * in characters).
+         * in characters, its own or the thread's).
          */
         int idOf(String key) {
-            return keys.idOf(key);
+            boolean room = state.keys < THREAD_KEYS && state.chars + key.length() <= THREAD_CHARS;
+            int before = keys.size();
+            int id = keys.idOf(key, room);
+            if (keys.size() > before && generation == state.generation) {
+                state.keys++;
+                state.chars += key.length();
+            }
+            return id;
         }
 
         /** Forgets every key: a new epoch. */
         void clear() {
+            if (generation == state.generation) {
+                state.keys -= keys.size();
+                state.chars -= keys.chars();
+            }
             keys.clear();
             epoch = ++state.epochs;
         }
@@ -232,6 +292,10 @@ final class BatchKeys {
         final Dictionary[] dictionaries = new Dictionary[DICTIONARY_SLOTS];
         final int[] dictionaryOwners = new int[DICTIONARY_SLOTS];
         int dictionaryCount;
+        /** Counts the times the dictionaries were all dropped; the keys and characters the current ones hold. */
+        long generation;
+        int keys;
+        long chars;
         /** Tables by their {@link Cut#table}, in open addressing (twice as many slots as tables kept). */
         final Table[] tables = new Table[2 * TABLES];
         int tableCount;
@@ -316,8 +380,11 @@ final class BatchKeys {
     }
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
-    /** Room for the dictionaries of a thread's field lists: at most half as many are kept (64). */
-    static final int DICTIONARY_SLOTS = 128;
+    /**
+     * Room for the dictionaries of a thread's field lists and cuts: at most half as many are kept (128). A GROUP and a
+     * TOP K over the same fields in BQL cut their keys differently, so a dashboards mix over 48 field lists needs ~70.
+     */
+    static final int DICTIONARY_SLOTS = 256;
 
     /**
      * The thread's {@link Dictionary} of {@code cut}'s field list, or null when its fields have no id; {@code runs} the
@@ -329,13 +396,16 @@ final class BatchKeys {
         }
         State state = runs.state;
         int mask = DICTIONARY_SLOTS - 1;
-        int slot = cut.table * 0x9E3779B9 >>> 25 & mask;
+        int slot = cut.table * 0x9E3779B9 >>> 24 & mask;
         while (true) {
             Dictionary d = state.dictionaries[slot];
             if (d == null) {
                 if (2 * state.dictionaryCount >= DICTIONARY_SLOTS) {
                     Arrays.fill(state.dictionaries, null);
                     state.dictionaryCount = 0;
+                    state.generation++;
+                    state.keys = 0;
+                    state.chars = 0;
                     return dictionary(cut, runs);
                 }
                 d = new Dictionary(state);

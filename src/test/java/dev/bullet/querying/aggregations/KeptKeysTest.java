@@ -276,7 +276,9 @@ class KeptKeysTest {
         for (int i = 0; i < BatchKeys.Dictionary.CAPACITY; i++) {
             assertEquals(i, dictionary.idOf("key" + i));
         }
-        assertEquals(17, dictionary.idOf("key17"));
+        for (int i = 0; i < BatchKeys.Dictionary.CAPACITY; i++) { // the room grew from 64 keys: the ids held
+            assertEquals(i, dictionary.idOf("key" + i));
+        }
         assertEquals(-1, dictionary.idOf("one more"));
         dictionary.clear();
         assertTrue(dictionary.epoch() > epoch);
@@ -289,5 +291,86 @@ class KeptKeysTest {
         }
         assertEquals(-1, dictionary.idOf("y"), "past the characters' bound: full, whatever the count of keys");
         assertEquals(2, dictionary.idOf(2 + longKey.substring(1)), "a key held is still found");
+    }
+
+    /**
+     * A dashboards mix in BQL cuts a GROUP's keys and a TOP K's over the same fields differently: 50 field lists make
+     * 100 dictionaries, and the thread keeps them all from batch to batch (were they dropped, every kept group would go
+     * to its sketch each time the lists came round).
+     */
+    @Test
+    void aThreadKeepsTheDictionariesOfAHundredFieldListsAndCuts() throws InterruptedException {
+        onFreshThread(this::keepsAHundredDictionaries);
+    }
+
+    private void keepsAHundredDictionaries() {
+        List<BatchKeys.Cut> cuts = new ArrayList<>();
+        for (int f = 0; f < 50; f++) {
+            SketchKeys.Fields fields = SketchKeys.fields(List.of(NamedField.of("list" + f, "v")));
+            cuts.add(BatchKeys.Cut.bulletCoreGroup(fields, new int[] {0}));
+            cuts.add(BatchKeys.Cut.bulletCoreTopK(fields, new int[] {0}));
+        }
+        List<Record> one = List.of(decoder.decode("{\"q\":1}"));
+        List<BatchKeys.Dictionary> first = new ArrayList<>();
+        for (BatchKeys.Cut cut : cuts) {
+            first.add(BatchKeys.dictionary(cut, BatchKeys.runs(cut, one, 0, 1L)));
+        }
+        assertEquals(cuts.size(), first.stream().distinct().count(), "a dictionary per field list and cut");
+        for (int i = 0; i < cuts.size(); i++) {
+            BatchKeys.Cut cut = cuts.get(i);
+            assertTrue(first.get(i) == BatchKeys.dictionary(cut, BatchKeys.runs(cut, one, 0, 1L)), "kept: " + i);
+        }
+    }
+
+    /**
+     * A thread's dictionaries together hold at most as many keys as 64 full ones: past that a new key is refused (the
+     * aggregations then feed their sketches, as for a full dictionary) until a dictionary starts again.
+     */
+    @Test
+    void aThreadsDictionariesHoldAtMostTheirBudget() throws InterruptedException {
+        onFreshThread(this::holdsAtMostTheBudget);
+    }
+
+    private void holdsAtMostTheBudget() {
+        List<Record> one = List.of(decoder.decode("{\"q\":1}"));
+        List<BatchKeys.Dictionary> full = new ArrayList<>();
+        for (int f = 0; f < 65; f++) {
+            BatchKeys.Cut cut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("budget" + f, "v"))));
+            BatchKeys.Dictionary d = BatchKeys.dictionary(cut, BatchKeys.runs(cut, one, 0, 1L));
+            d.clear();
+            full.add(d);
+        }
+        for (int f = 0; f < 64; f++) {
+            for (int i = 0; i < BatchKeys.Dictionary.CAPACITY; i++) {
+                assertEquals(i, full.get(f).idOf("k" + i));
+            }
+        }
+        BatchKeys.Dictionary last = full.get(64);
+        assertEquals(-1, last.idOf("k0"), "past the thread's keys: refused");
+        assertEquals(7, full.get(3).idOf("k7"), "a key held is still found");
+        full.get(3).clear();
+        assertEquals(0, last.idOf("k0"), "room again once a dictionary started again");
+        assertEquals(1, last.idOf("k1"));
+    }
+
+    /** Runs {@code test} on a thread of its own (a thread's dictionaries are its own), failing as it fails. */
+    private static void onFreshThread(Runnable test) throws InterruptedException {
+        Throwable[] failure = new Throwable[1];
+        Thread thread = new Thread(() -> {
+            try {
+                test.run();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        });
+        thread.start();
+        thread.join(60_000);
+        assertTrue(!thread.isAlive(), "finished");
+        if (failure[0] instanceof AssertionError) {
+            throw (AssertionError) failure[0];
+        }
+        if (failure[0] != null) {
+            throw new AssertionError(failure[0]);
+        }
     }
 }
