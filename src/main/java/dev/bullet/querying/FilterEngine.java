@@ -577,7 +577,7 @@ public final class FilterEngine {
         if (!querier.markVisited(recordStamp) || querier.isSatisfied() || currentRead >= querier.readUntil) {
             return;
         }
-        if (querier.consumeMatched(current, currentNow)) {
+        if (querier.consumeDecided(current, currentNow)) {
             matched(querier);
         }
     }

@@ -273,6 +273,19 @@ public final class FilterQuerier {
         return true;
     }
 
+    /**
+     * As {@link #consumeMatched}, for a record the index decided the query's filter matches: its expression filter is
+     * not tested again where it follows from the decision ({@link #whereFollowsDecision}), as in a batch's flush.
+     */
+    public boolean consumeDecided(Record record, long now) {
+        if (whereFollowsDecision && tableFunctor == null) {
+            evaluationTime = now;
+            accept(record, now);
+            return true;
+        }
+        return consumeMatched(record, now);
+    }
+
     /** Runs the table function, then the filter, projection and aggregation on each record it generates. */
     private boolean consumeGenerated(Record record, long now) {
         evaluationTime = now;
