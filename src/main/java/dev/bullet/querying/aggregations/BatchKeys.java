@@ -231,7 +231,7 @@ final class BatchKeys {
      * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys of at most
      * {@link #MAX_KEY_CHARS} characters in all, in arrays that grow with its keys, and a thread's dictionaries together
      * at most {@link #THREAD_KEYS} keys of {@link #THREAD_CHARS} characters (a new key past either is refused as in a
-     * full dictionary), so they hold ~20 MiB at most whatever the keys, and a few KiB each for fields of few values;
+     * full dictionary), so they hold ~25 MiB at most whatever the keys, and a few KiB each for fields of few values;
      * {@link #clear} starts a new {@link #epoch()}, whose ids mean other keys.
      */
     static final class Dictionary {
