@@ -231,7 +231,8 @@ final class BatchKeys {
      * once per batch for all the queries over the fields. Holds at most {@link #CAPACITY} keys of at most
      * {@link #MAX_KEY_CHARS} characters in all, in arrays that grow with its keys, and a thread's dictionaries together
      * at most {@link #THREAD_KEYS} keys of {@link #THREAD_CHARS} characters (a new key past either is refused as in a
-     * full dictionary), so they hold ~25 MiB at most whatever the keys, and a few KiB each for fields of few values;
+     * full dictionary): ~25 MiB at most for keys of one-byte characters, ~35 MiB for wider ones, and a few KiB for a
+     * dictionary that never held more than a few keys;
      * {@link #clear} starts a new {@link #epoch()}, whose ids mean other keys.
      */
     static final class Dictionary {
@@ -247,6 +248,8 @@ final class BatchKeys {
         private long epoch;
         /** The {@link State#generation} the dictionary belongs to: its keys count in that generation's totals. */
         private final long generation;
+        /** Whether the last key refused was refused by the dictionary's own bounds ({@link #full}). */
+        private boolean full;
 
         private Dictionary(State state) {
             this.state = state;
@@ -267,11 +270,21 @@ final class BatchKeys {
             boolean room = state.keys < THREAD_KEYS && state.chars + key.length() <= THREAD_CHARS;
             int before = keys.size();
             int id = keys.idOf(key, room);
-            if (keys.size() > before && generation == state.generation) {
+            if (id < 0) {
+                full = room;
+            } else if (keys.size() > before && generation == state.generation) {
                 state.keys++;
                 state.chars += key.length();
             }
             return id;
+        }
+
+        /**
+         * Whether the last key refused was refused by the dictionary's own bounds (starting it again makes room), not
+         * by the thread's budget (starting it again would make none).
+         */
+        boolean full() {
+            return full;
         }
 
         /** Forgets every key: a new epoch. */
@@ -281,6 +294,7 @@ final class BatchKeys {
                 state.chars -= keys.chars();
             }
             keys.clear();
+            full = false;
             epoch = ++state.epochs;
         }
     }
@@ -380,6 +394,11 @@ final class BatchKeys {
     }
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
+
+    /** The keys this thread's dictionaries hold, as counted against {@link Dictionary#THREAD_KEYS}. */
+    static int threadKeys() {
+        return STATE.get().keys;
+    }
     /**
      * Room for the dictionaries of a thread's field lists and cuts: at most half as many are kept (128). A GROUP and a
      * TOP K over the same fields in BQL cut their keys differently, so a dashboards mix over 48 field lists needs ~70.

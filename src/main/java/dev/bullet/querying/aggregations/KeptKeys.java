@@ -57,14 +57,15 @@ final class KeptKeys {
     }
 
     /**
-     * The id of run {@code run}'s key; -1 when the dictionary is full (the kept keys, if any, must go to the sketch).
+     * The id of run {@code run}'s key; -1 when the dictionary is full, or the thread's dictionaries hold all they may
+     * (the kept keys, if any, must go to the sketch).
      * Callers number all of a batch's runs before they keep any: a full dictionary is started again only at the first
      * run and only when nothing is kept, as keeping the runs one at a time would do (a later run would find the batch's
      * earlier keys kept), so the ids already handed out for the batch stay valid.
      */
     int idOf(BatchKeys.Runs runs, int run) {
         int id = runs.dictionaryId(run, dictionary);
-        if (id < 0 && size == 0 && run == 0) {
+        if (id < 0 && size == 0 && run == 0 && dictionary.full()) { // not when the thread's budget refused the key
             dictionary.clear();
             epoch = dictionary.epoch();
             id = runs.dictionaryId(run, dictionary);
@@ -136,6 +137,7 @@ final class KeptKeys {
     private void clear() {
         Arrays.fill(keys, 0, size, null);
         size = 0;
+        dictionary = null; // nothing kept: a dictionary the thread dropped is not held here
     }
 
     /** The length an array of state by dictionary id grows to so that it holds {@code id}. */

@@ -266,7 +266,11 @@ class KeptKeysTest {
 
     /** A dictionary holds at most its capacity, starts a new epoch when cleared, and numbers keys from 0 again. */
     @Test
-    void aDictionaryNumbersKeysWithinAnEpoch() {
+    void aDictionaryNumbersKeysWithinAnEpoch() throws InterruptedException {
+        onFreshThread(this::numbersKeysWithinAnEpoch);
+    }
+
+    private void numbersKeysWithinAnEpoch() {
         BatchKeys.Cut cut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("q", "q"))));
         List<Record> one = List.of(decoder.decode("{\"q\":1}"));
         BatchKeys.Runs runs = BatchKeys.runs(cut, one, 0, 1L);
@@ -345,12 +349,87 @@ class KeptKeysTest {
                 assertEquals(i, full.get(f).idOf("k" + i));
             }
         }
+        assertEquals(BatchKeys.Dictionary.THREAD_KEYS, BatchKeys.threadKeys());
         BatchKeys.Dictionary last = full.get(64);
         assertEquals(-1, last.idOf("k0"), "past the thread's keys: refused");
+        assertTrue(!last.full(), "refused by the thread's budget, not its own bounds");
         assertEquals(7, full.get(3).idOf("k7"), "a key held is still found");
+        assertEquals(BatchKeys.Dictionary.THREAD_KEYS, BatchKeys.threadKeys(), "a key found again is not counted");
         full.get(3).clear();
+        assertEquals(BatchKeys.Dictionary.THREAD_KEYS - BatchKeys.Dictionary.CAPACITY, BatchKeys.threadKeys());
         assertEquals(0, last.idOf("k0"), "room again once a dictionary started again");
         assertEquals(1, last.idOf("k1"));
+        assertEquals(-1, full.get(5).idOf("one more"));
+        assertTrue(full.get(5).full(), "refused by its own bounds");
+    }
+
+    /**
+     * When the thread drops its dictionaries (a 129th field list came), their keys no longer count against its budget,
+     * and starting a dropped dictionary again does not take them off twice.
+     */
+    @Test
+    void droppedDictionariesLeaveTheBudget() throws InterruptedException {
+        onFreshThread(() -> {
+            List<Record> one = List.of(decoder.decode("{\"q\":1}"));
+            BatchKeys.Cut first = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("dropped0", "v"))));
+            BatchKeys.Dictionary dropped = BatchKeys.dictionary(first, BatchKeys.runs(first, one, 0, 1L));
+            for (int i = 0; i < 100; i++) {
+                dropped.idOf("k" + i);
+            }
+            assertEquals(100, BatchKeys.threadKeys());
+            for (int f = 1; f <= BatchKeys.DICTIONARY_SLOTS / 2; f++) { // the 129th list drops them all
+                BatchKeys.Cut cut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("dropped" + f, "v"))));
+                BatchKeys.dictionary(cut, BatchKeys.runs(cut, one, 0, 1L));
+            }
+            assertTrue(dropped != BatchKeys.dictionary(first, BatchKeys.runs(first, one, 0, 1L)), "dropped");
+            assertEquals(0, BatchKeys.threadKeys());
+            dropped.clear();
+            assertEquals(0, BatchKeys.threadKeys());
+        });
+    }
+
+    /**
+     * A GROUP with nothing kept whose key the thread's budget refuses feeds its sketch, and does not start its fields'
+     * dictionary again: another query keeping groups by that dictionary's ids keeps them.
+     */
+    @Test
+    void aKeyTheBudgetRefusesLeavesTheDictionaryToItsOtherQueries() throws InterruptedException {
+        onFreshThread(() -> {
+            String json = AGGREGATIONS[0].replace("\"k\":\"k\"", "\"w\":\"w\"");
+            Aggregator keeping = Aggregations.create(json);
+            Aggregator single = Aggregations.create(json);
+            for (int b = 0; b < 4; b++) {
+                List<Record> records = wBatch(b, 8); // eight groups, kept
+                keeping.consumeBatch(records, 0, -1L);
+                records.forEach(single::consume);
+            }
+            List<Record> one = List.of(decoder.decode("{\"q\":1}"));
+            BatchKeys.Cut wCut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("w", "w"))));
+            BatchKeys.Dictionary w = BatchKeys.dictionary(wCut, BatchKeys.runs(wCut, one, 0, 1L));
+            long epoch = w.epoch();
+            assertEquals(8, BatchKeys.threadKeys(), "the thread's one dictionary holds the eight groups' keys");
+            for (int f = 0; BatchKeys.threadKeys() < BatchKeys.Dictionary.THREAD_KEYS; f++) { // the budget filled
+                BatchKeys.Cut cut = BatchKeys.Cut.of(SketchKeys.fields(List.of(NamedField.of("filler" + f, "v"))));
+                BatchKeys.Dictionary d = BatchKeys.dictionary(cut, BatchKeys.runs(cut, one, 0, 1L));
+                int i = 0;
+                while (i < BatchKeys.Dictionary.CAPACITY && d.idOf("k" + i) >= 0) {
+                    i++;
+                }
+            }
+            Aggregator other = Aggregations.create(json);
+            Aggregator otherSingle = Aggregations.create(json);
+            List<Record> fresh = wBatch(1_000, 1_000_000); // keys the dictionary does not hold
+            other.consumeBatch(fresh, 0, -1L);
+            fresh.forEach(otherSingle::consume);
+            assertEquals(epoch, w.epoch(), "not started again");
+            for (int b = 4; b < 8; b++) {
+                List<Record> records = wBatch(b, 8);
+                keeping.consumeBatch(records, 0, -1L);
+                records.forEach(single::consume);
+            }
+            assertArrayEquals(single.serialize(), keeping.serialize());
+            assertArrayEquals(otherSingle.serialize(), other.serialize());
+        });
     }
 
     /** Runs {@code test} on a thread of its own (a thread's dictionaries are its own), failing as it fails. */
