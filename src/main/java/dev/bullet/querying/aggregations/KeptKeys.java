@@ -87,11 +87,6 @@ final class KeptKeys {
         return size;
     }
 
-    /** The epoch of the dictionary the ids are of. */
-    long epoch() {
-        return epoch;
-    }
-
     /** The id of the {@code i}-th key kept. */
     int id(int i) {
         return ids[i];
