@@ -112,6 +112,11 @@ public final class RealisticQueries {
         }
     }
 
+    /** A mix drawn from {@code seed}, as {@code --seed} with {@code --broad} or {@code --dashboards} writes it. */
+    static List<String> draw(long seed, boolean broad, boolean dashboards) {
+        return dashboards ? new RealisticQueries(seed, true).dashboards() : new RealisticQueries(seed, broad).all();
+    }
+
     /** The 1,000 queries of the mix, in a fixed shuffled order. */
     static List<String> generate() {
         return new RealisticQueries().all();
