@@ -53,7 +53,7 @@ public final class EngineAB {
                 description = "JSON lines (default: 20,000 generator records, seed 42, made once)")
         String records;
         @Option(names = "--queries-file", paramLabel = "FILE",
-                description = "one query per line; several: each set compared in turn")
+                description = "the queries, as the engine benchmark reads them; several: each set compared in turn")
         List<String> queriesFiles = new ArrayList<>();
         @Option(names = "--base-queries-file", paramLabel = "FILE",
                 description = {"the base runs this set instead, against each --queries-file: two forms of one mix",
@@ -104,8 +104,8 @@ public final class EngineAB {
         List<byte[]> records = EngineBenchmark.readRecords(Path.of(o.records));
         String[] homes = {o.baseDir, o.currentDir};
         for (String queriesFile : o.queriesFiles) {
-            List<String> lines = queryLines(queriesFile);
-            List<String> baseLines = o.baseQueriesFile == null ? lines : queryLines(o.baseQueriesFile);
+            List<String> lines = QueryFile.read(Path.of(queriesFile));
+            List<String> baseLines = o.baseQueriesFile == null ? lines : QueryFile.read(Path.of(o.baseQueriesFile));
             Object[] sides = new Object[2];
             Method[] run = new Method[2];
             for (int s = 0; s < 2; s++) {
@@ -140,16 +140,6 @@ public final class EngineAB {
                     lines.size(), rounds, sliceMs,
                     micros[0][rounds / 2], micros[1][rounds / 2], ratios[rounds / 2], ratios[0], ratios[rounds - 1]));
         }
-    }
-
-    private static List<String> queryLines(String file) throws Exception {
-        List<String> lines = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)) {
-            if (!line.isBlank()) {
-                lines.add(line);
-            }
-        }
-        return lines;
     }
 
     private static String quoted(String text) {

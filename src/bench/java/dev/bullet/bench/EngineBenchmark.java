@@ -84,7 +84,8 @@ public final class EngineBenchmark {
                                "  log-search patterns)"})
         String mix = "id";
         @Option(names = "--queries-file", paramLabel = "FILE",
-                description = {"the queries, one JSON query per line; a RAW query that found its size records is",
+                description = {"the queries: one a line (JSON or BQL), or JSON objects or an array of them;",
+                               "a RAW query that found its size records is",
                                "started again so N stay running; windows and durations are ignored offline"})
         String queriesFile;
         @Option(names = "--no-decode", description = "decode the records once up front (measures filtering alone)")
@@ -266,7 +267,7 @@ public final class EngineBenchmark {
     private static Workload workload(Options o, String mix) throws IOException {
         Workload workload;
         if (o.queriesFile != null) {
-            workload = Workload.of("file:" + o.queriesFile, readLines(Path.of(o.queriesFile)), o.queries);
+            workload = Workload.of("file:" + o.queriesFile, QueryFile.read(Path.of(o.queriesFile)), o.queries);
         } else if (mix.equals("realistic")) {
             workload = Workload.of("realistic", RealisticQueries.load(), o.queries);
         } else if (mix.equals("rlike-realistic")) {
@@ -280,19 +281,6 @@ public final class EngineBenchmark {
             workload = Workload.of(mix, texts, null);
         }
         return workload;
-    }
-
-    static List<String> readLines(Path file) throws IOException {
-        List<String> out = new ArrayList<>();
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            if (!line.isBlank()) {
-                out.add(line);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("no queries in " + file);
-        }
-        return out;
     }
 
     /**

@@ -128,7 +128,7 @@ public final class PipelineBenchmark {
                                "p99.9, max), and in P4 'sustained' uses p99 produce -> filtered < 200 ms."})
         String mix = "id";
         @Option(names = "--queries-file", paramLabel = "FILE",
-                description = "as --mix realistic, with the queries of FILE (JSON lines)")
+                description = "as --mix realistic, with the queries of FILE (as the engine benchmark reads them)")
         String queriesFile;
         @Option(names = "--via", paramLabel = "pubsub|rest",
                 description = {"how the workload's client talks to the topology: pubsub (default) reads",
@@ -228,7 +228,7 @@ public final class PipelineBenchmark {
     /** The workload of --queries-file or --mix realistic; null for the default (RAW queries that match nothing). */
     static List<String> workload(Options o) throws IOException {
         if (o.queriesFile != null) {
-            return EngineBenchmark.readLines(Path.of(o.queriesFile));
+            return QueryFile.read(Path.of(o.queriesFile));
         }
         return switch (o.mix) {
             case "id" -> null;

@@ -1,0 +1,87 @@
+package dev.bullet.bench;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.Strictness;
+import com.google.gson.internal.Streams;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The queries of a benchmark's {@code --queries-file}, each as the text the query parser takes (JSON or BQL). The file
+ * holds one query a line (JSON or BQL; blank lines skipped), or JSON values one after another: queries as objects
+ * written over several lines, or a JSON array of them (objects, or BQL as strings). A file that does not read as JSON
+ * values is taken a line at a time, so that each bad line is reported and skipped with the parser's errors.
+ */
+final class QueryFile {
+    private QueryFile() {
+    }
+
+    static List<String> read(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
+        boolean objectPerLine = true;
+        for (String line : text.split("\\R")) {
+            if (!line.isBlank()) {
+                lines.add(line);
+                String query = line.strip();
+                objectPerLine &= query.startsWith("{") && query.endsWith("}");
+            }
+        }
+        String start = text.stripLeading();
+        List<String> queries = null;
+        if (start.startsWith("[") || start.startsWith("{") && !objectPerLine) {
+            queries = jsonValues(text);
+        }
+        if (queries == null) {
+            queries = lines;
+        }
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("no queries in " + file);
+        }
+        return queries;
+    }
+
+    /** The queries of a text of JSON values, an array's elements each; null when it is not such a text. */
+    private static List<String> jsonValues(String text) {
+        List<String> out = new ArrayList<>();
+        try (JsonReader reader = new JsonReader(new StringReader(text))) {
+            reader.setStrictness(Strictness.LENIENT); // one value after another
+            while (reader.peek() != JsonToken.END_DOCUMENT) {
+                JsonElement value = Streams.parse(reader);
+                if (value.isJsonArray()) {
+                    for (JsonElement element : value.getAsJsonArray()) {
+                        if (!add(element, out)) {
+                            return null;
+                        }
+                    }
+                } else if (!add(value, out)) {
+                    return null;
+                }
+            }
+        } catch (IOException | JsonParseException | IllegalStateException e) {
+            return null;
+        }
+        return out;
+    }
+
+    private static boolean add(JsonElement query, List<String> out) {
+        if (query.isJsonObject()) {
+            out.add(query.toString());
+            return true;
+        }
+        if (query.isJsonPrimitive() && query.getAsJsonPrimitive().isString()) {
+            out.add(query.getAsString()); // BQL
+            return true;
+        }
+        return false;
+    }
+}
