@@ -17,9 +17,10 @@ import java.util.List;
 
 /**
  * The queries of a benchmark's {@code --queries-file}, each as the text the query parser takes (JSON or BQL). The file
- * holds one query a line (JSON or BQL; blank lines skipped), or JSON values one after another: queries as objects
- * written over several lines, or a JSON array of them (objects, or BQL as strings). A file that does not read as JSON
- * values is taken a line at a time, so that each bad line is reported and skipped with the parser's errors.
+ * holds one query a line (JSON or BQL; blank lines skipped); or BQL statements each ended by a semicolon, over one
+ * or several lines; or JSON values one after another: queries as objects written over several lines, or a JSON array
+ * of them (objects, or BQL as strings). A file that does not read as JSON values is taken a line at a time, so that
+ * each bad line is reported and skipped with the parser's errors.
  */
 final class QueryFile {
     private QueryFile() {
@@ -42,12 +43,45 @@ final class QueryFile {
             queries = jsonValues(text);
         }
         if (queries == null) {
-            queries = lines;
+            queries = endsStatements(lines) ? statements(text) : lines;
         }
         if (queries.isEmpty()) {
             throw new IllegalArgumentException("no queries in " + file);
         }
         return queries;
+    }
+
+    /** Whether a line ends with a semicolon: then the queries are BQL statements, each ended by one. */
+    private static boolean endsStatements(List<String> lines) {
+        for (String line : lines) {
+            if (line.strip().endsWith(";")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The BQL statements of a text, split at the semicolons outside quotes (a doubled quote inside is two). */
+    private static List<String> statements(String text) {
+        List<String> out = new ArrayList<>();
+        boolean inSingle = false;
+        boolean inDouble = false;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : ';';
+            if (c == '\'' && !inDouble) {
+                inSingle = !inSingle;
+            } else if (c == '"' && !inSingle) {
+                inDouble = !inDouble;
+            } else if (c == ';' && (!inSingle && !inDouble || i == text.length())) {
+                String statement = text.substring(start, i).strip();
+                if (!statement.isEmpty()) {
+                    out.add(statement);
+                }
+                start = i + 1;
+            }
+        }
+        return out;
     }
 
     /** The queries of a text of JSON values, an array's elements each; null when it is not such a text. */

@@ -40,6 +40,16 @@ class QueryFileTest {
     }
 
     @Test
+    void bqlStatementsEndedBySemicolonsAreReadStatementByStatement() throws IOException {
+        assertEquals(List.of(TOP, TOP), read(TOP + ";\n" + TOP + ";\n"));
+        String multiLine = "SELECT COUNT(*)\n  FROM STREAM(30000, TIME)\n  WHERE s_00 = 'a;b' AND s_01 != 'it''s;'";
+        assertEquals(List.of(multiLine, TOP), read(multiLine + ";\n\n" + TOP + "  ;\n"));
+        assertEquals(List.of(multiLine, TOP), read(multiLine + ";\n" + TOP)); // the last one may go without
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        assertTrue(parser.parse(multiLine).isValid(), multiLine);
+    }
+
+    @Test
     void anArrayOfQueriesOrOfBqlTextsIsReadElementByElement() throws IOException {
         assertEquals(List.of(COUNT, RAW), read("[" + COUNT + ", " + RAW + "]"));
         assertEquals(List.of(TOP, TOP), read("[\"" + TOP + "\",\n \"" + TOP + "\"]\n"));
