@@ -28,6 +28,9 @@ final class QueryFile {
 
     static List<String> read(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
+        if (text.startsWith("\uFEFF")) { // a byte order mark some editors write
+            text = text.substring(1);
+        }
         List<String> lines = new ArrayList<>();
         boolean objectPerLine = true;
         for (String line : text.split("\\R")) {

@@ -37,6 +37,7 @@ class QueryFileTest {
         assertEquals(List.of(COUNT, RAW, TOP), read(COUNT + "\n\n" + RAW + "\r\n" + TOP + "\n"));
         assertEquals(List.of(TOP, TOP), read("\n" + TOP + "\n" + TOP));
         assertEquals(List.of(" " + RAW + " ", COUNT), read(" " + RAW + " \n" + COUNT + "\n"));
+        assertEquals(List.of(RAW, TOP), read("\uFEFF" + RAW + "\n" + TOP + "\n")); // a byte order mark first
     }
 
     @Test
