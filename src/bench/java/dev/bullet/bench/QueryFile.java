@@ -2,8 +2,8 @@ package dev.bullet.bench;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
-import com.google.gson.internal.Streams;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 
@@ -91,17 +91,17 @@ final class QueryFile {
     private static List<String> jsonValues(String text) {
         List<String> out = new ArrayList<>();
         try (JsonReader reader = new JsonReader(new StringReader(text))) {
-            reader.setStrictness(Strictness.LENIENT); // one value after another
+            reader.setStrictness(Strictness.LENIENT); // several top-level values
             while (reader.peek() != JsonToken.END_DOCUMENT) {
-                JsonElement value = Streams.parse(reader);
+                JsonElement value = JsonParser.parseReader(reader);
                 if (value.isJsonArray()) {
                     for (JsonElement element : value.getAsJsonArray()) {
                         if (!add(element, out)) {
                             return null;
                         }
                     }
-                } else if (!add(value, out)) {
-                    return null;
+                } else if (!value.isJsonObject() || !add(value, out)) {
+                    return null; // a top-level text is no query: the file is lines
                 }
             }
         } catch (IOException | JsonParseException | IllegalStateException e) {

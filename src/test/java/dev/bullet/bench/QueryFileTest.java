@@ -76,6 +76,11 @@ class QueryFileTest {
         assertEquals(List.of(RAW, truncated, COUNT), read(RAW + "\n" + truncated + "\n" + COUNT + "\n"));
         assertEquals(List.of("[1, 2]"), read("[1, 2]\n"));
         assertEquals(List.of("[" + RAW, COUNT), read("[" + RAW + "\n" + COUNT + "\n"));
+        // a pretty query followed by BQL: the BQL is no JSON value, so the file is lines
+        assertEquals(List.of("{", "  \"aggregation\": {\"type\": \"RAW\"}", "}", TOP),
+                     read("{\n  \"aggregation\": {\"type\": \"RAW\"}\n}\n" + TOP + "\n"));
+        assertEquals(List.of("{", "  \"aggregation\": {\"type\": \"RAW\"}", "}", "bogus"),
+                     read("{\n  \"aggregation\": {\"type\": \"RAW\"}\n}\nbogus\n"));
     }
 
     @Test
