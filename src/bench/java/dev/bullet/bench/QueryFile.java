@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * The queries of a benchmark's {@code --queries-file}, each as the text the query parser takes (JSON or BQL). The file
  * holds one query a line (JSON or BQL; blank lines skipped); or BQL statements each ended by a semicolon, over one
- * or several lines; or JSON values one after another: queries as objects written over several lines, or a JSON array
+ * or several lines, with JSON queries of one line each between them if any; or JSON values one after another: queries as objects written over several lines, or a JSON array
  * of them (objects, or BQL as strings). A file that does not read as JSON values is taken a line at a time, so that
  * each bad line is reported and skipped with the parser's errors.
  */
@@ -64,27 +64,46 @@ final class QueryFile {
         return false;
     }
 
-    /** The BQL statements of a text, split at the semicolons outside quotes (a doubled quote inside is two). */
+    /**
+     * The BQL statements of a text, split at the semicolons outside quotes (a doubled quote inside is two); a line that
+     * is a JSON object, between two statements, is a query of its own (a file of JSON lines and BQL statements).
+     */
     private static List<String> statements(String text) {
         List<String> out = new ArrayList<>();
+        StringBuilder pending = new StringBuilder();
         boolean inSingle = false;
         boolean inDouble = false;
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            char c = i < text.length() ? text.charAt(i) : ';';
-            if (c == '\'' && !inDouble) {
-                inSingle = !inSingle;
-            } else if (c == '"' && !inSingle) {
-                inDouble = !inDouble;
-            } else if (c == ';' && (!inSingle && !inDouble || i == text.length())) {
-                String statement = text.substring(start, i).strip();
-                if (!statement.isEmpty()) {
-                    out.add(statement);
-                }
-                start = i + 1;
+        for (String line : text.split("\\R", -1)) {
+            String query = line.strip();
+            if (!inSingle && !inDouble && pending.toString().isBlank() && query.startsWith("{") && query.endsWith("}")) {
+                out.add(query);
+                pending.setLength(0);
+                continue;
             }
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (c == '\'' && !inDouble) {
+                    inSingle = !inSingle;
+                } else if (c == '"' && !inSingle) {
+                    inDouble = !inDouble;
+                } else if (c == ';' && !inSingle && !inDouble) {
+                    addStatement(pending, out);
+                    continue;
+                }
+                pending.append(c);
+            }
+            pending.append('\n');
         }
+        addStatement(pending, out); // the last one may go without its semicolon
         return out;
+    }
+
+    private static void addStatement(StringBuilder pending, List<String> out) {
+        String statement = pending.toString().strip();
+        if (!statement.isEmpty()) {
+            out.add(statement);
+        }
+        pending.setLength(0);
     }
 
     /** The queries of a text of JSON values, an array's elements each; null when it is not such a text. */

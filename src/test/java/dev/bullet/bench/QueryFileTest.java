@@ -51,6 +51,14 @@ class QueryFileTest {
     }
 
     @Test
+    void jsonLinesBetweenBqlStatementsAreQueriesOfTheirOwn() throws IOException {
+        assertEquals(List.of(COUNT, RAW, TOP, TOP), read(COUNT + "\n" + RAW + "\n" + TOP + ";\n" + TOP + ";\n"));
+        String multiLine = "SELECT COUNT(*)\n  FROM STREAM(30000, TIME)";
+        assertEquals(List.of(multiLine, COUNT, TOP), read(multiLine + ";\n  " + COUNT + "  \n" + TOP + ";"));
+        assertEquals(List.of(TOP + "\n" + RAW), read(TOP + "\n" + RAW + ";\n")); // within a statement it is text
+    }
+
+    @Test
     void anArrayOfQueriesOrOfBqlTextsIsReadElementByElement() throws IOException {
         assertEquals(List.of(COUNT, RAW), read("[" + COUNT + ", " + RAW + "]"));
         assertEquals(List.of(TOP, TOP), read("[\"" + TOP + "\",\n \"" + TOP + "\"]\n"));
