@@ -18,9 +18,10 @@ import java.util.List;
 /**
  * The queries of a benchmark's {@code --queries-file}, each as the text the query parser takes (JSON or BQL). The file
  * holds one query a line (JSON or BQL; blank lines skipped); or BQL statements each ended by a semicolon, over one
- * or several lines, with JSON queries of one line each between them if any; or JSON values one after another: queries as objects written over several lines, or a JSON array
- * of them (objects, or BQL as strings). A file that does not read as JSON values is taken a line at a time, so that
- * each bad line is reported and skipped with the parser's errors.
+ * or several lines, with JSON queries of one line each between them if any; or JSON values one after another:
+ * queries as objects written over several lines, or a JSON array of them (objects, or BQL as strings). A file that
+ * does not read as JSON values is taken a line at a time, so that each bad line is reported and skipped with the
+ * parser's errors.
  */
 final class QueryFile {
     private QueryFile() {
@@ -75,7 +76,8 @@ final class QueryFile {
         boolean inDouble = false;
         for (String line : text.split("\\R", -1)) {
             String query = line.strip();
-            if (!inSingle && !inDouble && pending.toString().isBlank() && query.startsWith("{") && query.endsWith("}")) {
+            boolean between = !inSingle && !inDouble && pending.toString().isBlank();
+            if (between && query.startsWith("{") && query.endsWith("}")) {
                 out.add(query);
                 pending.setLength(0);
                 continue;

@@ -91,12 +91,8 @@ public final class RealisticQueries {
         if (early != Cli.RUN) {
             System.exit(early);
         }
-        if (o.dashboards) {
-            writeLines(new RealisticQueries(o.seed != null ? o.seed : SEED, true).dashboards(), o.file);
-            return;
-        }
-        if (o.seed != null || o.broad) {
-            writeLines(new RealisticQueries(o.seed != null ? o.seed : SEED, o.broad).all(), o.file);
+        if (o.dashboards || o.seed != null || o.broad) {
+            writeLines(draw(o.seed != null ? o.seed : SEED, o.broad, o.dashboards), o.file);
             return;
         }
         writeLines(o.rlike ? rlikeOnly() : generate(), o.file);

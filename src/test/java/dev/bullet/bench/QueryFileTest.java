@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A benchmark's queries file read in each of the forms it may take. */
 class QueryFileTest {
-    private static final String COUNT = "{\"filters\":[{\"field\":\"s_00\",\"operation\":\"!=\",\"values\":[\"alpha\"]}],"
-                                        + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}}";
+    private static final String COUNT =
+            "{\"filters\":[{\"field\":\"s_00\",\"operation\":\"!=\",\"values\":[\"alpha\"]}],"
+            + "\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}}";
     private static final String RAW = "{\"aggregation\":{\"type\":\"RAW\",\"size\":10}}";
     private static final String TOP = "SELECT TOP(10, s_01) FROM STREAM(30000, TIME) WHERE l_1 > 5000";
 
