@@ -8,6 +8,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import dev.bullet.bql.BqlAst.Between;
 import dev.bullet.bql.BqlAst.Binary;
 import dev.bullet.bql.BqlAst.Call;
 import dev.bullet.bql.BqlAst.Expr;
@@ -53,6 +54,9 @@ final class FilterTranslator extends ClauseTranslator {
         flattenAnd(q.where(), conjuncts);
         ExprBuilder expressions = new ExprBuilder(ctx, "WHERE");
         for (Expr e : conjuncts) {
+            if (interval(e, expressions, filters)) {
+                continue;
+            }
             int mark = ctx.mark();
             JsonObject c = clause(e, false, null, "WHERE");
             if (ctx.mark() != mark) {
@@ -112,6 +116,46 @@ final class FilterTranslator extends ClauseTranslator {
             return l.items().stream().anyMatch(FilterTranslator::typedOperand);
         }
         return e instanceof Literal l && l.value() != null && !(l.value() instanceof String);
+    }
+
+    /** Whole-number bounds of BETWEEN that a double holds exactly, so the interval and BETWEEN agree on every value. */
+    private static final long EXACT_BOUND = 1L << 53;
+
+    /**
+     * {@code field BETWEEN (lower, upper)} with whole-number bounds below 2^53 in magnitude: the clauses
+     * {@code field >= lower} and {@code field <= upper}, which the index serves as one interval, and the exact BETWEEN
+     * beside them as an expression filter (it drops what bullet-core cannot compare: a string, a missing value). False,
+     * with nothing added, for any other conjunct: NOT BETWEEN and other BETWEENs are expression filters alone.
+     */
+    private boolean interval(Expr e, ExprBuilder expressions, JsonArray filters) {
+        Expr s = strip(e);
+        List<Expr> operands = s instanceof Between b && !b.not() ? List.of(b.value(), b.lower(), b.upper())
+                : s instanceof Call c && c.function().equals("BETWEEN") && c.args().size() == 3 ? c.args() : null;
+        if (operands == null || !(strip(operands.get(0)) instanceof Field)
+            || !wholeBound(operands.get(1)) || !wholeBound(operands.get(2))) {
+            return false;
+        }
+        int mark = ctx.mark();
+        var built = expressions.build(e);
+        JsonObject lower = comparison(new Binary(">=", null, false, operands.get(0), operands.get(1), s.pos()), false,
+                                      null, "WHERE");
+        JsonObject upper = comparison(new Binary("<=", null, false, operands.get(0), operands.get(2), s.pos()), false,
+                                      null, "WHERE");
+        if (ctx.mark() != mark || built == null || lower == null || upper == null) {
+            ctx.rollBack(mark);
+            return false;
+        }
+        filters.add(lower);
+        filters.add(upper);
+        JsonObject filter = new JsonObject();
+        filter.add("expression", ExprJson.toJson(built));
+        filters.add(filter);
+        return true;
+    }
+
+    private static boolean wholeBound(Expr e) {
+        return strip(e) instanceof Literal l && (l.value() instanceof Integer || l.value() instanceof Long)
+               && Math.abs(((Number) l.value()).longValue()) < EXACT_BOUND;
     }
 
     /** Adds the exact expression filter of a conjunct the clauses also test; nothing when it is no expression. */

@@ -191,12 +191,7 @@ public final class QueryIndex<Q> {
         }
         RangeSpec range = RangeSpec.of(clause);
         if (range != null) {
-            // a plain range that is the whole filter (or branch) is decided by the value (a negated one, which a
-            // missing value or a string also matches, and an interval of two conjuncts are tested)
-            boolean decides = mayDecide && !range.whenMissing() && Double.isInfinite(range.limit())
-                              && singleRelational(clause) != null;
-            placements.add(placeRange(query, range, !decides ? RangeList.UNDECIDED
-                                                    : range.strict() ? RangeList.STRICT : RangeList.INCLUSIVE));
+            placements.add(placeRange(query, range, mayDecide ? rangeDecision(clause, range) : RangeList.UNDECIDED));
             return true;
         }
         for (ClauseIndex<Q> extra : extras) {
@@ -574,6 +569,38 @@ public final class QueryIndex<Q> {
             index.below.visitAll(visit);
         }
         return true;
+    }
+
+    /**
+     * How the range index decides a range that is the whole filter (or branch): a plain range, or an interval whose
+     * filter is its two bounds and nothing else, is decided by the value at its threshold (and limit); a negated
+     * range, which a missing value or a string also matches, and a range beside other conjuncts are tested.
+     */
+    private static byte rangeDecision(Clause clause, RangeSpec range) {
+        if (range.whenMissing()) {
+            return RangeList.UNDECIDED;
+        }
+        byte atThreshold = range.strict() ? RangeList.STRICT : RangeList.INCLUSIVE;
+        if (Double.isInfinite(range.limit())) {
+            return singleRelational(clause) != null ? atThreshold : RangeList.UNDECIDED;
+        }
+        if (!(clause instanceof Clause.Logical) || clause.operation() != Operation.AND
+            || ((Clause.Logical) clause).clauses().size() != 2) {
+            return RangeList.UNDECIDED;
+        }
+        List<Clause> bounds = ((Clause.Logical) clause).clauses();
+        RangeSpec a = bounds.get(0) instanceof Clause.Relational ? RangeSpec.of(bounds.get(0)) : null;
+        RangeSpec b = bounds.get(1) instanceof Clause.Relational ? RangeSpec.of(bounds.get(1)) : null;
+        if (a == null || b == null || a.above() == b.above()) {
+            return RangeList.UNDECIDED;
+        }
+        RangeSpec lower = a.above() ? a : b;
+        RangeSpec upper = a.above() ? b : a;
+        if (lower.threshold() != range.threshold() || upper.threshold() != range.limit()) {
+            return RangeList.UNDECIDED;
+        }
+        return (byte) ((lower.strict() ? RangeList.STRICT : RangeList.INCLUSIVE)
+                       | (upper.strict() ? RangeList.LIMIT_STRICT : 0));
     }
 
     /** The clause itself when relational, or the only clause of a one-clause AND; else null. */

@@ -16,12 +16,15 @@ final class RangeList<Q> {
     Object[] ordered = new Object[4];
     /**
      * Whether the range is the query's whole filter (or top-level OR branch), so {@link #visit} decides it:
-     * {@link #UNDECIDED}, {@link #INCLUSIVE} ({@code >=}, {@code <=}) or {@link #STRICT} ({@code >}, {@code <}).
+     * {@link #UNDECIDED}, {@link #INCLUSIVE} ({@code >=}, {@code <=}) or {@link #STRICT} ({@code >}, {@code <}) at
+     * the threshold, and for an interval of two bounds, {@link #LIMIT_STRICT} added when a value at its far bound
+     * fails it ({@code <} against {@code <=}).
      */
     byte[] decides = new byte[4];
     static final byte UNDECIDED = 0;
     static final byte INCLUSIVE = 1;
     static final byte STRICT = 2;
+    static final byte LIMIT_STRICT = 4;
     int size;
 
     RangeList(boolean above) {
@@ -83,7 +86,8 @@ final class RangeList<Q> {
      * whole filter is its range is decided: past its threshold it matches, whatever its operator and however many
      * literals it has (the threshold is the one the value must pass for any of them to), and goes to
      * {@code matched}; at its threshold it matches if its operator is {@code >=} or {@code <=}, and is skipped if
-     * it is {@code >} or {@code <} (no literal lets the value through then).
+     * it is {@code >} or {@code <} (no literal lets the value through then). An interval is decided alike at both
+     * of its bounds: a value past its limit never meets it, one at the limit matches unless the far bound is strict.
      */
     @SuppressWarnings("unchecked")
     void visit(double value, boolean exact, Consumer<Q> visit,
@@ -97,25 +101,27 @@ final class RangeList<Q> {
         if (above) {
             for (int i = 0; i < n && sorted[i] <= value; i++) {
                 if (value <= limit[i]) {
-                    hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
+                    hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, value == limit[i],
+                         visit, matched);
                 }
             }
         } else {
             for (int i = n - 1; i >= 0 && sorted[i] >= value; i--) {
                 if (value >= limit[i]) {
-                    hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, visit, matched);
+                    hand((Q) ordered[i], exact ? decides[i] : UNDECIDED, sorted[i] == value, value == limit[i],
+                         visit, matched);
                 }
             }
         }
     }
 
-    private static <Q> void hand(Q query, byte decides, boolean tie, Consumer<Q> visit,
+    private static <Q> void hand(Q query, byte decides, boolean tie, boolean limitTie, Consumer<Q> visit,
                                  Consumer<Q> matched) {
         if (decides == UNDECIDED) {
             visit.accept(query);
-        } else if (!tie || decides == INCLUSIVE) {
+        } else if (!(tie && (decides & STRICT) != 0) && !(limitTie && (decides & LIMIT_STRICT) != 0)) {
             matched.accept(query);
-        } // a strict range at its threshold: no match
+        } // a strict bound at the value: no match
     }
 
     @SuppressWarnings("unchecked")

@@ -9,7 +9,9 @@ import dev.bullet.query.QuerySettings;
 import dev.bullet.query.ValueType;
 import dev.bullet.query.Window;
 import dev.bullet.query.expr.BinaryExpr;
+import dev.bullet.query.expr.Expr;
 import dev.bullet.query.expr.FieldExpr;
+import dev.bullet.query.expr.NAryExpr;
 import dev.bullet.query.expr.Op;
 import dev.bullet.query.expr.ValueExpr;
 import dev.bullet.querying.aggregations.Aggregator;
@@ -194,21 +196,47 @@ public final class FilterQuerier {
      * Whether a record the index decides the query matches surely passes its expression filter: BQL's
      * {@code WHERE f > 5000} is the range clause {@code f > 5000} (typed LONG or INTEGER) with the same comparison
      * beside it as an expression, which only drops what bullet-core cannot compare (a string) or cannot know (a
-     * missing value). The index decides such a range only on a number it reads exactly (never a string, never a
-     * missing value), where the two comparisons agree.
+     * missing value); {@code WHERE f BETWEEN (10, 20)} is the interval {@code f >= 10 AND f <= 20} with BETWEEN beside
+     * it, which compares as doubles, the same answer for bounds below 2^53. The index decides such a range or interval
+     * only on a number it reads exactly (never a string, never a missing value), where the two agree.
      */
     static boolean whereFollowsDecision(Query query) {
-        if (query.where().size() != 1 || !(query.where().get(0) instanceof BinaryExpr b)
-            || !(b.left() instanceof FieldExpr f) || f.key() != null || !(b.right() instanceof ValueExpr v)
-            || !(v.value() instanceof Integer || v.value() instanceof Long)) {
+        if (query.where().size() != 1) {
             return false;
         }
+        Expr where = query.where().get(0);
         Clause filter = query.filter();
+        if (where instanceof NAryExpr n && n.op() == Op.BETWEEN && n.operands().size() == 3
+            && exactBound(n.operands().get(1)) && exactBound(n.operands().get(2))) {
+            List<Clause> bounds = filter instanceof Clause.Logical l && l.operation() == Operation.AND
+                                  ? l.clauses() : List.of();
+            return bounds.size() == 2 && mirrors(bounds.get(0), Op.GREATER_THAN_OR_EQUALS, n.operands().get(0),
+                                                 n.operands().get(1))
+                   && mirrors(bounds.get(1), Op.LESS_THAN_OR_EQUALS, n.operands().get(0), n.operands().get(2));
+        }
         if (filter instanceof Clause.Logical l && l.operation() == Operation.AND && l.clauses().size() == 1) {
             filter = l.clauses().get(0);
         }
-        if (!(filter instanceof Clause.Relational r) || r.values().size() != 1 || r.field().depth() != 1
-            || !r.field().text().equals(f.field()) || mirror(r.operation()) != b.op()) {
+        return where instanceof BinaryExpr b && mirrors(filter, b.op(), b.left(), b.right());
+    }
+
+    /** A whole-number literal a double holds exactly (below 2^53 in magnitude). */
+    private static boolean exactBound(Expr e) {
+        return e instanceof ValueExpr v && (v.value() instanceof Integer || v.value() instanceof Long)
+               && Math.abs(((Number) v.value()).longValue()) < 1L << 53;
+    }
+
+    /**
+     * Whether the clause is the comparison {@code field op literal} of a top-level field with a whole LONG or INTEGER
+     * literal, as the expression operands {@code left} (the field) and {@code right} (the literal) are.
+     */
+    private static boolean mirrors(Clause clause, Op op, Expr left, Expr right) {
+        if (!(left instanceof FieldExpr f) || f.key() != null || !(right instanceof ValueExpr v)
+            || !(v.value() instanceof Integer || v.value() instanceof Long)) {
+            return false;
+        }
+        if (!(clause instanceof Clause.Relational r) || r.values().size() != 1 || r.field().depth() != 1
+            || !r.field().text().equals(f.field()) || mirror(r.operation()) != op) {
             return false;
         }
         FilterValue literal = r.values().get(0);

@@ -53,6 +53,22 @@ class BqlExpressionTest {
         assertEquals(ExprJson.toJson(expected), filters.get(0).getAsJsonObject().get("expression"), where);
     }
 
+    /**
+     * A BETWEEN of a field and two whole numbers: the interval's two clauses (typed, as BQL's comparisons), which the
+     * index serves, and the exact BETWEEN beside them.
+     */
+    private static void assertInterval(String where, Expr expected) {
+        JsonArray filters = translate("SELECT * FROM STREAM() WHERE " + where).getAsJsonArray("filters");
+        assertEquals(3, filters.size(), filters.toString());
+        JsonObject lower = filters.get(0).getAsJsonObject();
+        JsonObject upper = filters.get(1).getAsJsonObject();
+        assertEquals(">=", lower.get("operation").getAsString(), filters.toString());
+        assertEquals("<=", upper.get("operation").getAsString(), filters.toString());
+        assertEquals("a", lower.get("field").getAsString());
+        assertEquals("a", upper.get("field").getAsString());
+        assertEquals(ExprJson.toJson(expected), filters.get(2).getAsJsonObject().get("expression"), where);
+    }
+
     /** The one computed column of {@code SELECT <item> FROM STREAM()}: its name and expression. */
     private static void assertSelect(String item, String name, Expr expected) {
         JsonObject projection = translate("SELECT " + item + " FROM STREAM()").getAsJsonObject("projection");
@@ -113,9 +129,11 @@ class BqlExpressionTest {
         assertWhere("'x' IN field", bin(Op.IN, v("x"), f("field")));
         assertWhere("a IN ('x', b)", bin(Op.IN, f("a"), ListExpr.of(List.of(v("x"), f("b")))));
         assertWhere("a NOT IN (b)", bin(Op.NOT_IN, f("a"), ListExpr.of(List.of(f("b")))));
-        assertWhere("a BETWEEN (1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
+        assertInterval("a BETWEEN (1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
+        assertWhere("a BETWEEN (1, 5.5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5.5))));
+        assertWhere("a BETWEEN (1, b)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), f("b"))));
         assertWhere("a + 1 NOT BETWEEN (b, 5.0)", NAryExpr.of(Op.NOT_BETWEEN, List.of(bin(Op.ADD, f("a"), v(1)), f("b"), v(5.0))));
-        assertWhere("BETWEEN(a, 1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
+        assertInterval("BETWEEN(a, 1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
         assertWhere("a XOR b", bin(Op.XOR, f("a"), f("b")));
         assertWhere("a", f("a"));
         assertSelect("a IS NOT NULL", "a IS NOT NULL", UnaryExpr.of(Op.IS_NOT_NULL, f("a")));

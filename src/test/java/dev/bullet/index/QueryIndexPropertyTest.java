@@ -177,6 +177,70 @@ class QueryIndexPropertyTest {
         assertTrue(decided > 1000 && skipped > 1000, "decided " + decided + ", skipped " + skipped);
     }
 
+    /**
+     * An interval whose filter is its two bounds (as BQL's {@code BETWEEN} and {@code x >= a AND x < b} give) is
+     * decided at both ends: every decision, over both bounds' operators, plain and typed literals, several literals
+     * on a bound, and values at, inside and past either bound (read from the bytes or decoded), is the filter's own
+     * answer; an interval beside a third conjunct is tested.
+     */
+    @Test
+    void decidedIntervalsAgreeWithTheFilterAtBothBounds() {
+        String[] lowers = {"-3", "0", "1", "2.5", "-0", "9007199254740992", "123456789012345", "NaN"};
+        String[] uppers = {"3", "1", "2.5", "0", "-0.0", "9007199254740993", "123456789012346", "1e400"};
+        String[] values = {"1", "3", "2.5", "-3", "0", "-0", "-0.0", "1e400", "-1e400", "9007199254740993",
+                           "9007199254740992", "123456789012345", "123456789012346", "1.0", "3e0", "2", "-1", "4",
+                           "\"3\"", "\"2\"", "true", "null", "[1]"};
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        RecordDecoder decoder = new RecordDecoder();
+        int decided = 0;
+        int tested = 0;
+        for (String low : new String[] {">", ">="}) {
+            for (String high : new String[] {"<", "<="}) {
+                for (String lower : lowers) {
+                    for (String upper : uppers) {
+                        for (int shape = 0; shape < 4; shape++) {
+                            if (shape == 1 && lower.equals("NaN")) {
+                                continue; // no DOUBLE-typed literal
+                            }
+                            String lo = shape == 1 ? "{\"kind\":\"VALUE\",\"value\":\"" + lower + "\",\"type\":\"DOUBLE\"}"
+                                                   : "\"" + lower + "\"";
+                            String hi = "\"" + upper + "\"" + (shape == 2 ? ",\"-1\"" : "");
+                            String bounds = "{\"field\":\"n\",\"operation\":\"" + low + "\",\"values\":[" + lo + "]},"
+                                            + "{\"field\":\"n\",\"operation\":\"" + high + "\",\"values\":[" + hi + "]}";
+                            if (shape == 3) { // the bounds the other way round, beside a third conjunct: tested
+                                bounds = "{\"field\":\"n\",\"operation\":\"" + high + "\",\"values\":[" + hi + "]},"
+                                         + "{\"field\":\"n\",\"operation\":\"" + low + "\",\"values\":[" + lo + "]},"
+                                         + "{\"field\":\"n\",\"operation\":\"!=\",\"values\":[\"2\"]}";
+                            }
+                            String json = "{\"filters\":[{\"operation\":\"AND\",\"clauses\":[" + bounds + "]}]}";
+                            QueryParser.Result parsed = parser.parse(json);
+                            assertTrue(parsed.isValid(), json + " " + parsed.errors());
+                            QueryIndex<Integer> index = new QueryIndex<>();
+                            index.add(0, parsed.query().filter());
+                            RecordPredicate predicate = Predicates.compile(parsed.query().filter());
+                            for (String value : values) {
+                                String text = "{\"n\":" + value + "}";
+                                for (Record rec : List.of(decoder.decode(text), RecordDecoder.decodeEagerly(text))) {
+                                    Set<Integer> candidates = new HashSet<>();
+                                    Set<Integer> matched = new HashSet<>();
+                                    index.candidates(rec, candidates::add, matched::add);
+                                    boolean matches = predicate.test(rec);
+                                    assertTrue(!matched.contains(0) || matches, json + " decided a match for " + text);
+                                    assertTrue(!matches || matched.contains(0) || candidates.contains(0),
+                                               json + " matches " + text + " but was not handed out");
+                                    assertTrue(shape != 3 || matched.isEmpty(), json + " is more than an interval");
+                                    decided += matched.size();
+                                    tested += candidates.size();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(decided > 500 && tested > 500, "decided " + decided + ", tested " + tested);
+    }
+
     @Test
     void equalityAndRangeQueriesOnlyMeetRecordsThatCanMatch() {
         QueryParser parser = new QueryParser(QuerySettings.defaults());

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A BQL range {@code WHERE f > k} (k an integer) is its typed clause with the same comparison beside it as an
- * expression filter: a record the index decides matches the clause passes that expression too, so it is not tested
+ * expression filter, and {@code WHERE f BETWEEN (a, b)} the interval {@code f >= a AND f <= b} with BETWEEN beside it: a record the index decides matches the clause passes that expression too, so it is not tested
  * again. Anything else keeps the expression on every match (the partials: {@code BatchAggregationPropertyTest}).
  */
 class WhereFollowsDecisionTest {
@@ -32,7 +32,8 @@ class WhereFollowsDecisionTest {
 
     @Test
     void aBqlIntegerRangeFollowsItsDecision() {
-        for (String where : new String[] {"l_1 > 5000", "l_1 >= 5000", "l_1 < -3", "l_1 <= 0", "l_1 > 5000000000"}) {
+        for (String where : new String[] {"l_1 > 5000", "l_1 >= 5000", "l_1 < -3", "l_1 <= 0", "l_1 > 5000000000",
+                                          "l_1 BETWEEN (10, 20)", "l_1 BETWEEN (5000000000, 5000000000)"}) {
             assertTrue(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
     }
@@ -40,7 +41,10 @@ class WhereFollowsDecisionTest {
     @Test
     void otherFiltersKeepTheirExpression() {
         for (String where : new String[] {"l_1 > 5000.5", "l_1 = 5", "l_1 != 5", "l_1 > 5 AND l_2 > 3", "l_1 + 1 > 5",
-                                          "l_1 > 5 OR l_2 > 3", "NOT (l_1 > 5)", "m.k > 5", "s = 'x'", "l_1 IN (1, 2)"}) {
+                                          "l_1 > 5 OR l_2 > 3", "NOT (l_1 > 5)", "m.k > 5", "s = 'x'", "l_1 IN (1, 2)",
+                                          "l_1 BETWEEN (1, 2.5)", "l_1 NOT BETWEEN (1, 2)", "m.k BETWEEN (1, 2)",
+                                          "l_1 BETWEEN (1, 9007199254740993)", "l_1 BETWEEN (1, 2) AND l_2 > 3",
+                                          "l_1 >= 1 AND l_1 <= 2"}) {
             assertFalse(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
         // the JSON query: an expression that is not the clause's comparison
@@ -68,8 +72,15 @@ class WhereFollowsDecisionTest {
         Random r = new Random(41);
         RecordDecoder decoder = new RecordDecoder();
         String[] wheres = {"n > 5000", "n >= 5000", "n < 0", "n <= 5000", "n > 5000000000", "n < -2",
+                           "n BETWEEN (0, 5000)", "n BETWEEN (-3, 5001)", "n BETWEEN (5000, 5000)",
                            // beside them, expressions that do not follow: tested on every match
                            "n > 5000.5", "s = 'w1' AND n > 5000", "n <= 5000 AND s != 'w2'", "s = 'w3'",
+                           "n NOT BETWEEN (0, 5000)", "n BETWEEN (0, 5000.5)", "n >= 0 AND n < 5000",
+                           "n BETWEEN (0, 5000) AND s != 'w4'",
+                           // a JSON interval the index decides, no expression
+                           "{\"filters\":[{\"operation\":\"AND\",\"clauses\":[{\"field\":\"n\",\"operation\":\">\",\"values\":"
+                           + "[\"-3\"]},{\"field\":\"n\",\"operation\":\"<\",\"values\":[\"5001\"]}]}],\"aggregation\":{\"type\":"
+                           + "\"RAW\",\"size\":500}}",
                            // a clause the index decides, and a narrower expression
                            "{\"filters\":[{\"field\":\"n\",\"operation\":\">\",\"values\":[{\"kind\":\"VALUE\",\"value\":"
                            + "\"5000\",\"type\":\"LONG\"}]},{\"expression\":{\"op\":\">\",\"left\":{\"field\":\"n\"},"
@@ -87,7 +98,7 @@ class WhereFollowsDecisionTest {
             for (int q = 0; q < wheres.length; q++) {
                 Query query = wheres[q].startsWith("{") ? Queries.parse(wheres[q]) : Queries.parse(Bql.translate(
                         "SELECT * FROM STREAM(30000, TIME) WHERE " + wheres[q] + " LIMIT 500").query().toString());
-                assertEquals(q < 6, FilterQuerier.whereFollowsDecision(query), wheres[q]);
+                assertEquals(q < 9, FilterQuerier.whereFollowsDecision(query), wheres[q]);
                 engine.add("q" + q, query, 0L);
                 alone.add(new FilterQuerier("q" + q, query, 0L, QuerySettings.defaults()));
             }
