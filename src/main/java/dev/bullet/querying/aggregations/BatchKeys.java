@@ -132,11 +132,15 @@ final class BatchKeys {
         long known;
         /** The {@link Dictionary#epoch()} the {@link #stable} ids are of. */
         long knownEpoch = -1;
+        /** By id: the key's Theta hash ({@link ThetaHashes#of}), made where its bit is set in {@link #hashed}. */
+        final long[] hashes = new long[POSITIONS];
+        long hashed;
 
         void clear() {
             Arrays.fill(records, null);
             keys.clear();
             known = 0;
+            hashed = 0;
         }
     }
 
@@ -191,6 +195,20 @@ final class BatchKeys {
 
         String key(int run) {
             return keys[run];
+        }
+
+        /**
+         * The Theta hash of run {@code run}'s key ({@link ThetaHashes#of(String)}), made once per batch for every query
+         * over the fields.
+         */
+        long thetaHash(int run) {
+            Table t = table;
+            int id = ids[run];
+            if ((t.hashed & 1L << id) == 0) {
+                t.hashes[id] = ThetaHashes.of(t.keys.key(id));
+                t.hashed |= 1L << id;
+            }
+            return t.hashes[id];
         }
 
         /** The batch positions of the run's records, as bits. */

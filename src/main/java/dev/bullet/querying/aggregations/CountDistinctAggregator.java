@@ -34,6 +34,8 @@ final class CountDistinctAggregator implements Aggregator {
     private static final int MAX_KEPT_HASHES = 1 << 14;
     private final List<NamedField> fields;
     private final SketchKeys.Fields keys;
+    /** How a batch's keys are cut and numbered, shared with every keyed aggregation over the same fields. */
+    private final BatchKeys.Cut cut;
     private final String name;
     private final int entries;
     private UpdateSketch sketch;
@@ -52,6 +54,7 @@ final class CountDistinctAggregator implements Aggregator {
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
         this.keys = SketchKeys.fields(fields);
+        this.cut = BatchKeys.Cut.of(keys);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
         this.capacity = Math.min(entries, MAX_KEPT_HASHES);
@@ -65,14 +68,33 @@ final class CountDistinctAggregator implements Aggregator {
     }
 
     /**
-     * Each matching record's key in batch order, as {@link #consume} does, but from the record's bytes when they tell
-     * it: a Theta sketch hashes a string's UTF-8 bytes (DataSketches 6.1.1 {@code UpdateSketch.update(String)} and
-     * {@code update(byte[])} hash the same bytes alike), so the key needs no {@code String}, and a key met again
-     * within the batch is the duplicate the sketch finds and rejects.
+     * The matches' keys once per distinct key of the batch ({@link BatchKeys}): the batch's keys are cut and their
+     * Theta hashes made once for every aggregation over the fields, and each key is offered at its first match. That
+     * is what offering every match in batch order gives: a key met again is a duplicate the sketch rejects without a
+     * change (a hash it holds, or one at or above theta, which only falls), and the kept hashes are a set. Where hashes
+     * cannot be handed to a sketch, each match's key is offered in batch order, from the record's bytes when they tell
+     * it (a Theta sketch hashes a string's UTF-8 bytes, DataSketches 6.1.1 {@code UpdateSketch.update(String)} and
+     * {@code update(byte[])} alike).
      */
     @Override
     public void consumeBatch(List<? extends Record> records, int from, long mask) {
         if (mask == 0) {
+            return;
+        }
+        if (ThetaHashes.AVAILABLE) {
+            BatchKeys.Runs runs = BatchKeys.runs(cut, records, from, mask);
+            for (int run = 0, n = runs.size(); run < n; run++) {
+                if (runs.key(run).isEmpty()) { // the sketch turns it away
+                    continue;
+                }
+                long hash = runs.thetaHash(run);
+                if (direct) {
+                    ThetaHashes.update(sketch, hash);
+                } else {
+                    keep(hash);
+                }
+            }
+            empty = false;
             return;
         }
         for (long m = mask; m != 0; m &= m - 1) {
