@@ -154,8 +154,11 @@ final class FilterTranslator extends ClauseTranslator {
     }
 
     private static boolean wholeBound(Expr e) {
-        return strip(e) instanceof Literal l && (l.value() instanceof Integer || l.value() instanceof Long)
-               && Math.abs(((Number) l.value()).longValue()) < EXACT_BOUND;
+        if (!(strip(e) instanceof Literal l) || !(l.value() instanceof Integer || l.value() instanceof Long)) {
+            return false;
+        }
+        long bound = ((Number) l.value()).longValue();
+        return bound > -EXACT_BOUND && bound < EXACT_BOUND;
     }
 
     /** Adds the exact expression filter of a conjunct the clauses also test; nothing when it is no expression. */

@@ -222,8 +222,11 @@ public final class FilterQuerier {
 
     /** A whole-number literal a double holds exactly (below 2^53 in magnitude). */
     private static boolean exactBound(Expr e) {
-        return e instanceof ValueExpr v && (v.value() instanceof Integer || v.value() instanceof Long)
-               && Math.abs(((Number) v.value()).longValue()) < 1L << 53;
+        if (!(e instanceof ValueExpr v) || !(v.value() instanceof Integer || v.value() instanceof Long)) {
+            return false;
+        }
+        long bound = ((Number) v.value()).longValue();
+        return bound > -(1L << 53) && bound < 1L << 53;
     }
 
     /**

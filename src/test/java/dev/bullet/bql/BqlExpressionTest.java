@@ -132,6 +132,10 @@ class BqlExpressionTest {
         assertInterval("a BETWEEN (1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
         assertWhere("a BETWEEN (1, 5.5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5.5))));
         assertWhere("a BETWEEN (1, b)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), f("b"))));
+        // a bound a double cannot hold exactly: BETWEEN's doubles and the clauses' longs could disagree near it
+        assertWhere("a BETWEEN (1, 9007199254740992)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(9007199254740992L))));
+        assertWhere("a BETWEEN (-9007199254740992, 1)",
+                    NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(-9007199254740992L), v(1))));
         assertWhere("a + 1 NOT BETWEEN (b, 5.0)", NAryExpr.of(Op.NOT_BETWEEN, List.of(bin(Op.ADD, f("a"), v(1)), f("b"), v(5.0))));
         assertInterval("BETWEEN(a, 1, 5)", NAryExpr.of(Op.BETWEEN, List.of(f("a"), v(1), v(5))));
         assertWhere("a XOR b", bin(Op.XOR, f("a"), f("b")));

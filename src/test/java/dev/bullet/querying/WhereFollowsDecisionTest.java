@@ -44,6 +44,7 @@ class WhereFollowsDecisionTest {
                                           "l_1 > 5 OR l_2 > 3", "NOT (l_1 > 5)", "m.k > 5", "s = 'x'", "l_1 IN (1, 2)",
                                           "l_1 BETWEEN (1, 2.5)", "l_1 NOT BETWEEN (1, 2)", "m.k BETWEEN (1, 2)",
                                           "l_1 BETWEEN (1, 9007199254740993)", "l_1 BETWEEN (1, 2) AND l_2 > 3",
+                                          "l_1 BETWEEN (-9007199254740992, -9007199254740992)",
                                           "l_1 >= 1 AND l_1 <= 2"}) {
             assertFalse(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
