@@ -143,8 +143,6 @@ class QueryIndexPropertyTest {
         String[] values = {"1", "3", "2.5", "-3", "0", "-0", "-0.0", "1e400", "-1e400", "9223372036854775807",
                            "9007199254740993", "9007199254740992", "123456789012345", "-123456789012345", "1.0", "3e0",
                            "\"3\"", "true", "null"};
-        QueryParser parser = new QueryParser(QuerySettings.defaults());
-        RecordDecoder decoder = new RecordDecoder();
         int decided = 0;
         int skipped = 0;
         for (String op : new String[] {">", ">=", "<", "<="}) {
@@ -152,29 +150,46 @@ class QueryIndexPropertyTest {
                 for (String second : new String[] {null, "1", "NaN", "3"}) {
                     String json = "{\"filters\":[{\"field\":\"n\",\"operation\":\"" + op + "\",\"values\":[\"" + literal
                                   + "\"" + (second == null ? "" : ",\"" + second + "\"") + "]}]}";
-                    QueryParser.Result parsed = parser.parse(json);
-                    assertTrue(parsed.isValid(), json);
-                    QueryIndex<Integer> index = new QueryIndex<>();
-                    index.add(0, parsed.query().filter());
-                    RecordPredicate predicate = Predicates.compile(parsed.query().filter());
-                    for (String value : values) {
-                        String text = "{\"n\":" + value + "}";
-                        for (Record rec : List.of(decoder.decode(text), RecordDecoder.decodeEagerly(text))) {
-                            Set<Integer> candidates = new HashSet<>();
-                            Set<Integer> matched = new HashSet<>();
-                            index.candidates(rec, candidates::add, matched::add);
-                            boolean matches = predicate.test(rec);
-                            assertTrue(!matched.contains(0) || matches, json + " decided a match for " + text);
-                            assertTrue(!matches || matched.contains(0) || candidates.contains(0),
-                                       json + " matches " + text + " but was not handed out");
-                            decided += matched.size();
-                            skipped += candidates.isEmpty() && matched.isEmpty() ? 1 : 0;
-                        }
-                    }
+                    int[] met = meetValuesOfN(json, values, true);
+                    decided += met[0];
+                    skipped += met[2];
                 }
             }
         }
         assertTrue(decided > 1000 && skipped > 1000, "decided " + decided + ", skipped " + skipped);
+    }
+
+    /**
+     * A one-query index of {@code json} met by {@code {"n": value}} for each value, read from its bytes and decoded:
+     * every decision is the filter's own answer, every match is handed out, and nothing is decided unless
+     * {@code mayDecide}. Returns the decisions, the candidates handed out to be tested, and the records that met
+     * neither.
+     */
+    private static int[] meetValuesOfN(String json, String[] values, boolean mayDecide) {
+        QueryParser.Result parsed = new QueryParser(QuerySettings.defaults()).parse(json);
+        assertTrue(parsed.isValid(), json + " " + parsed.errors());
+        QueryIndex<Integer> index = new QueryIndex<>();
+        index.add(0, parsed.query().filter());
+        RecordPredicate predicate = Predicates.compile(parsed.query().filter());
+        RecordDecoder decoder = new RecordDecoder();
+        int[] met = new int[3];
+        for (String value : values) {
+            String text = "{\"n\":" + value + "}";
+            for (Record rec : List.of(decoder.decode(text), RecordDecoder.decodeEagerly(text))) {
+                Set<Integer> candidates = new HashSet<>();
+                Set<Integer> matched = new HashSet<>();
+                index.candidates(rec, candidates::add, matched::add);
+                boolean matches = predicate.test(rec);
+                assertTrue(!matched.contains(0) || matches, json + " decided a match for " + text);
+                assertTrue(!matches || matched.contains(0) || candidates.contains(0),
+                           json + " matches " + text + " but was not handed out");
+                assertTrue(mayDecide || matched.isEmpty(), json + " decided where it must be tested");
+                met[0] += matched.size();
+                met[1] += candidates.size();
+                met[2] += candidates.isEmpty() && matched.isEmpty() ? 1 : 0;
+            }
+        }
+        return met;
     }
 
     /**
@@ -190,8 +205,6 @@ class QueryIndexPropertyTest {
         String[] values = {"1", "3", "2.5", "-3", "0", "-0", "-0.0", "1e400", "-1e400", "9007199254740993",
                            "9007199254740992", "123456789012345", "123456789012346", "1.0", "3e0", "2", "-1", "4",
                            "\"3\"", "\"2\"", "true", "null", "[1]"};
-        QueryParser parser = new QueryParser(QuerySettings.defaults());
-        RecordDecoder decoder = new RecordDecoder();
         int decided = 0;
         int tested = 0;
         for (String low : new String[] {">", ">="}) {
@@ -213,26 +226,9 @@ class QueryIndexPropertyTest {
                                          + "{\"field\":\"n\",\"operation\":\"!=\",\"values\":[\"2\"]}";
                             }
                             String json = "{\"filters\":[{\"operation\":\"AND\",\"clauses\":[" + bounds + "]}]}";
-                            QueryParser.Result parsed = parser.parse(json);
-                            assertTrue(parsed.isValid(), json + " " + parsed.errors());
-                            QueryIndex<Integer> index = new QueryIndex<>();
-                            index.add(0, parsed.query().filter());
-                            RecordPredicate predicate = Predicates.compile(parsed.query().filter());
-                            for (String value : values) {
-                                String text = "{\"n\":" + value + "}";
-                                for (Record rec : List.of(decoder.decode(text), RecordDecoder.decodeEagerly(text))) {
-                                    Set<Integer> candidates = new HashSet<>();
-                                    Set<Integer> matched = new HashSet<>();
-                                    index.candidates(rec, candidates::add, matched::add);
-                                    boolean matches = predicate.test(rec);
-                                    assertTrue(!matched.contains(0) || matches, json + " decided a match for " + text);
-                                    assertTrue(!matches || matched.contains(0) || candidates.contains(0),
-                                               json + " matches " + text + " but was not handed out");
-                                    assertTrue(shape != 3 || matched.isEmpty(), json + " is more than an interval");
-                                    decided += matched.size();
-                                    tested += candidates.size();
-                                }
-                            }
+                            int[] met = meetValuesOfN(json, values, shape != 3);
+                            decided += met[0];
+                            tested += met[1];
                         }
                     }
                 }
