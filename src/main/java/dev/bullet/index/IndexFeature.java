@@ -20,7 +20,12 @@ public enum IndexFeature {
      * Non-RAW queries without expressions or projections collect a batch's matches as a bit mask and update their
      * aggregation once per batch (a COUNT-only GROUP by the mask's count), not once per (record, query) pair.
      */
-    BATCH;
+    BATCH,
+    /**
+     * Queries fed a batch at a time whose aggregations are equal and whose filters took every record since their
+     * partials were last taken ride on one aggregation, updated once per batch (with {@link #BATCH} only).
+     */
+    AGREEING;
 
     public static EnumSet<IndexFeature> all() {
         return EnumSet.allOf(IndexFeature.class);

@@ -17,6 +17,11 @@ import java.util.function.Consumer;
 final class BatchedMatches {
     private FilterQuerier[] queued = new FilterQuerier[64];
     private int size;
+    private final AgreeingFilters agreeing;
+
+    BatchedMatches(AgreeingFilters agreeing) {
+        this.agreeing = agreeing;
+    }
 
     /** The index decided that {@code querier} matches the batch's record at {@code position}. */
     void decided(int position, FilterQuerier querier) {
@@ -61,7 +66,9 @@ final class BatchedMatches {
      * {@code now} on its matches, and aggregates those that pass; {@code took} gets each querier that took a record. A
      * querier that ended before {@code readTime} (the records' read time) takes none. Then forgets the batch.
      */
-    void flush(List<? extends Record> records, int from, long now, long readTime, Consumer<FilterQuerier> took) {
+    void flush(List<? extends Record> records, int from, int to, long now, long readTime, Consumer<FilterQuerier> took) {
+        long all = to - from == 64 ? -1L : (1L << (to - from)) - 1;
+        long batch = agreeing.startBatch();
         int q = 0;
         try {
             for (; q < size; q++) {
@@ -69,7 +76,7 @@ final class BatchedMatches {
                     queued[q].decidedBits = 0;
                     queued[q].testBits = 0;
                 } else {
-                    flush(queued[q], records, from, now, took);
+                    flush(queued[q], records, from, now, took, all, batch);
                 }
                 queued[q] = null;
             }
@@ -84,8 +91,8 @@ final class BatchedMatches {
         }
     }
 
-    private static void flush(FilterQuerier querier, List<? extends Record> records, int from, long now,
-                              Consumer<FilterQuerier> took) {
+    private void flush(FilterQuerier querier, List<? extends Record> records, int from, long now,
+                       Consumer<FilterQuerier> took, long all, long batch) {
         long decided = querier.decidedBits;
         long matches = decided;
         long tests = querier.testBits & ~matches;
@@ -107,6 +114,14 @@ final class BatchedMatches {
             matches = matches & ~checked | (checked != 0 ? querier.passing(records, from, checked, now) : 0);
         }
         if (matches != 0) {
+            if (querier.riding) {
+                if (matches == all) { // its pool's aggregation takes the batch once for every rider
+                    querier.rodeBatch = batch;
+                    took.accept(querier);
+                    return;
+                }
+                agreeing.goAlone(querier);
+            }
             querier.consumeBatch(records, from, matches);
             took.accept(querier);
         }

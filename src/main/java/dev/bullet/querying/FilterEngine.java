@@ -101,10 +101,13 @@ public final class FilterEngine {
      */
     private final List<FilterQuerier> filled = new ArrayList<>();
     /** The index's candidates for the records of one index batch. */
-    private final BatchedMatches batchedMatches = new BatchedMatches();
-    private final CandidateBuffer candidates = new CandidateBuffer(batchedMatches);
+    private final AgreeingFilters agreeing;
+    private final BatchedMatches batchedMatches;
+    private final CandidateBuffer candidates;
     /** Whether batchable queriers are fed a batch at a time ({@link IndexFeature#BATCH}). */
     private final boolean batching;
+    /** Whether they ride on one aggregation while their filters agree ({@link IndexFeature#AGREEING}). */
+    private final boolean pooling;
     private final Consumer<FilterQuerier> tookBatch = this::matched;
     private Record current;
     private long currentNow;
@@ -152,6 +155,10 @@ public final class FilterEngine {
         this.index = new QueryIndex<>(features);
         this.sharing = features.contains(IndexFeature.SHARED);
         this.batching = features.contains(IndexFeature.BATCH);
+        this.pooling = batching && features.contains(IndexFeature.AGREEING);
+        this.agreeing = new AgreeingFilters(settings);
+        this.batchedMatches = new BatchedMatches(agreeing);
+        this.candidates = new CandidateBuffer(batchedMatches);
     }
 
     /** Adds a query; returns false (and keeps nothing) when the query is invalid or already known. */
@@ -407,7 +414,11 @@ public final class FilterEngine {
                 }
             }
             candidates.clear();
-            batchedMatches.flush(records, from, currentNow, currentRead, tookBatch);
+            try {
+                batchedMatches.flush(records, from, to, currentNow, currentRead, tookBatch);
+            } finally {
+                agreeing.endBatch(records, from, to);
+            }
             for (int i = 0, n = filled.size(); i < n; i++) {
                 index.remove(filled.get(i));
             }
@@ -449,6 +460,9 @@ public final class FilterEngine {
     /** Puts an evaluator in the index where its filter learned to be, or where the index chooses. */
     private void place(FilterQuerier querier, Clause filter) {
         querier.batched = batching && querier.batchable();
+        if (pooling && querier.batched) {
+            agreeing.add(querier);
+        }
         if (querier.query().tableFunction() != null) {
             // its clauses may name an alias the record does not have: met by every record, the querier tests them
             querier.settled = true;
@@ -475,6 +489,7 @@ public final class FilterEngine {
     /** Takes an evaluator that leaves for good out of the index. */
     private void unindex(FilterQuerier querier) {
         index.remove(querier);
+        agreeing.remove(querier);
         unsettled.remove(querier);
     }
 
@@ -546,6 +561,16 @@ public final class FilterEngine {
         FilterQuerier querier = queries.get(id);
         Shared group = memberOf.get(querier);
         return (group != null ? group.evaluator : querier).placement;
+    }
+
+    /** How many evaluators ride on their pool's aggregation now ({@link AgreeingFilters}). For tests. */
+    int riders() {
+        return agreeing.riders();
+    }
+
+    /** Sets the records held for the riders at most ({@link AgreeingFilters#MAX_HELD}). For tests. */
+    void maxHeldForRiders(int records) {
+        agreeing.maxHeld(records);
     }
 
     /** How many evaluators are still trying placements. For tests. */
@@ -652,6 +677,7 @@ public final class FilterEngine {
                 unindex(querier);
             }
         }
+        agreeing.partialsTaken();
     }
 
     /**

@@ -108,6 +108,16 @@ public final class FilterQuerier {
     /** The batch's records the index decided this querier matches, and those it must test (bit i: record i). */
     long decidedBits;
     long testBits;
+    // ---- riding on its pool's aggregation (AgreeingFilters; the engine's thread only) ----
+    /** The pool of evaluators with its aggregation; null when in none. */
+    AgreeingFilters.Pool pool;
+    /**
+     * Whether its state is its pool's shared aggregation's: its filter took every record since its partial was last
+     * taken, as every rider's did. Its own aggregation holds nothing meanwhile.
+     */
+    boolean riding;
+    /** The last index batch it rode ({@link AgreeingFilters#startBatch}). */
+    long rodeBatch;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -430,11 +440,23 @@ public final class FilterQuerier {
     }
 
     public boolean hasPartial() {
+        return riding ? !pool.isEmpty() : !aggregator.isEmpty();
+    }
+
+    /** Whether its own aggregation holds anything (a rider's holds nothing). */
+    boolean hasOwnPartial() {
         return !aggregator.isEmpty();
     }
 
-    /** The partial since the last call, or {@code null} when nothing was consumed since. */
+    /**
+     * The partial since the last call, or {@code null} when nothing was consumed since. A rider takes its pool's and
+     * rides no more until every evaluator has taken its partial ({@link AgreeingFilters#partialsTaken}).
+     */
     public byte[] takePartial() {
+        if (riding) {
+            riding = false;
+            return pool.partial();
+        }
         if (aggregator.isEmpty()) {
             return null;
         }
@@ -461,7 +483,7 @@ public final class FilterQuerier {
 
     /** An estimate of the bytes this query holds here (what it consumed since its partial was last taken). */
     public long heldBytes() {
-        return aggregator.heldBytes();
+        return riding ? pool.heldBytes() : aggregator.heldBytes();
     }
 
     public boolean isExpired(long now) {
