@@ -9,7 +9,7 @@ import dev.bullet.record.Record;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,7 +31,7 @@ final class AgreeingFilters {
     private int maxHeld = MAX_HELD;
 
     /** The evaluators with one aggregation: its riders take its partial. */
-    static final class Pool {
+    final class Pool {
         private final Aggregator shared;
         private final List<FilterQuerier> members = new ArrayList<>();
         /** The members riding (or that stopped riding since the last batch: swept out after it). */
@@ -55,13 +55,18 @@ final class AgreeingFilters {
             return shared.isEmpty();
         }
 
+        /** A rider takes the pool's state on its own: {@link AgreeingFilters#goAlone}. */
+        void goAlone(FilterQuerier rider) {
+            AgreeingFilters.this.goAlone(rider);
+        }
+
         long heldBytes() {
             return shared.heldBytes();
         }
     }
 
     private final QuerySettings settings;
-    private final Map<Aggregation, Pool> pools = new HashMap<>();
+    private final Map<Aggregation, Pool> pools = new LinkedHashMap<>();
     /** The pools with riders. */
     private final List<Pool> riding = new ArrayList<>();
     /** The records of the batches the riders rode since the last partial, and where each batch ends among them. */
@@ -76,15 +81,12 @@ final class AgreeingFilters {
     }
 
     /**
-     * Whether evaluators of {@code aggregation} may ride: COUNT DISTINCT, DISTRIBUTION and GROUP without fields. Not a
-     * GROUP with fields, whose partial numbers its groups in the order its own sketch made them over the query's life
-     * (what orders BQL's groups at the Join), which a shared sketch's numbers are not; nor TOP K, whose partials at the
-     * frequent-items map's capacity (purges) differed from the query's own in {@code AgreeingFiltersPropertyTest}.
+     * Whether evaluators of {@code aggregation} may ride: all but a GROUP with fields, whose partial numbers its groups
+     * in the order its own sketch made them over the query's life (what orders BQL's groups at the Join), which a
+     * shared sketch's numbers are not.
      */
     static boolean rides(Aggregation aggregation) {
-        AggregationType type = aggregation.type();
-        return type == AggregationType.COUNT_DISTINCT || type == AggregationType.DISTRIBUTION
-               || type == AggregationType.GROUP && aggregation.fields().isEmpty();
+        return aggregation.type() != AggregationType.GROUP || aggregation.fields().isEmpty();
     }
 
     /** Puts an evaluator fed a batch at a time in the pool of its aggregation: it rides from the next partial on. */
@@ -193,7 +195,8 @@ final class AgreeingFilters {
 
     /**
      * After every evaluator took its partial: each pool starts afresh, and its members fed a batch at a time that are
-     * still running (an ended query drains alone) ride on it, when there are two or more.
+     * still running (an ended query drains alone) and whose own state is as a reset leaves it ({@code isFresh}) ride on
+     * it, when there are two or more.
      */
     void partialsTaken() {
         for (Pool pool : riding) {
@@ -208,7 +211,7 @@ final class AgreeingFilters {
             pool.shared.reset();
             pool.partial = null;
             for (FilterQuerier member : pool.members) {
-                if (member.batched && member.readUntil == Long.MAX_VALUE && !member.hasOwnPartial()) {
+                if (member.batched && member.readUntil == Long.MAX_VALUE && member.hasFreshAggregation()) {
                     pool.riders.add(member);
                 }
             }

@@ -443,19 +443,25 @@ public final class FilterQuerier {
         return riding ? !pool.isEmpty() : !aggregator.isEmpty();
     }
 
-    /** Whether its own aggregation holds anything (a rider's holds nothing). */
-    boolean hasOwnPartial() {
-        return !aggregator.isEmpty();
+    /** Whether its own aggregation is as a reset leaves it ({@link Aggregator#isFresh}; a rider's is). */
+    boolean hasFreshAggregation() {
+        return aggregator.isFresh();
     }
 
     /**
      * The partial since the last call, or {@code null} when nothing was consumed since. A rider takes its pool's and
-     * rides no more until every evaluator has taken its partial ({@link AgreeingFilters#partialsTaken}).
+     * rides no more until every evaluator has taken its partial ({@link AgreeingFilters#partialsTaken}); when the
+     * pool's aggregation has no partial, which leaves a query's own state as it is (a TOP K whose map a purge emptied),
+     * the rider takes that state on its own ({@link AgreeingFilters#goAlone}).
      */
     public byte[] takePartial() {
         if (riding) {
+            byte[] partial = pool.partial();
+            if (partial == null) {
+                pool.goAlone(this);
+            }
             riding = false;
-            return pool.partial();
+            return partial;
         }
         if (aggregator.isEmpty()) {
             return null;

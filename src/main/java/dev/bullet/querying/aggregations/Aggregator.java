@@ -43,6 +43,15 @@ public interface Aggregator {
     boolean isEmpty();
 
     /**
+     * Whether the state is as a reset leaves it: what {@link #isEmpty()} says, but for an aggregation that can be empty
+     * and still hold something a later partial shows (TOP K's frequent-items map emptied by a purge keeps the weight
+     * of the stream and the purges' error; a partial is taken only from a state that is not empty, so that state lasts).
+     */
+    default boolean isFresh() {
+        return isEmpty();
+    }
+
+    /**
      * An estimate of the heap the state holds, bytes ({@link HeapEstimate}): cheap to call (a counter, or a sketch's
      * own size), kept up to date where rows or entries are added, and back to a small constant on {@link #reset()}.
      */

@@ -242,4 +242,10 @@ final class TopKAggregator implements Aggregator {
     public boolean isEmpty() {
         return sketch.isEmpty() && kept.size() == 0;
     }
+
+    /** Nothing consumed since the reset: a purge can empty the map, not the stream's weight. */
+    @Override
+    public boolean isFresh() {
+        return sketch.getStreamLength() == 0 && kept.size() == 0;
+    }
 }
