@@ -1,7 +1,6 @@
 package dev.bullet.querying;
 
 import dev.bullet.query.Aggregation;
-import dev.bullet.query.AggregationType;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
@@ -55,6 +54,10 @@ final class AgreeingFilters {
             return shared.isEmpty();
         }
 
+        long history() {
+            return shared.history();
+        }
+
         /** A rider takes the pool's state on its own: {@link AgreeingFilters#goAlone}. */
         void goAlone(FilterQuerier rider) {
             AgreeingFilters.this.goAlone(rider);
@@ -80,18 +83,9 @@ final class AgreeingFilters {
         this.settings = settings;
     }
 
-    /**
-     * Whether evaluators of {@code aggregation} may ride: all but a GROUP with fields, whose partial numbers its groups
-     * in the order its own sketch made them over the query's life (what orders BQL's groups at the Join), which a
-     * shared sketch's numbers are not.
-     */
-    static boolean rides(Aggregation aggregation) {
-        return aggregation.type() != AggregationType.GROUP || aggregation.fields().isEmpty();
-    }
-
     /** Puts an evaluator fed a batch at a time in the pool of its aggregation: it rides from the next partial on. */
     void add(FilterQuerier evaluator) {
-        if (evaluator.pool == null && rides(evaluator.query().aggregation())) {
+        if (evaluator.pool == null) {
             Pool pool = pools.computeIfAbsent(evaluator.query().aggregation(),
                                               a -> new Pool(Aggregators.create(a, settings)));
             pool.members.add(evaluator);
@@ -216,6 +210,9 @@ final class AgreeingFilters {
                 }
             }
             if (pool.riders.size() >= 2) {
+                keepCommonHistory(pool);
+            }
+            if (pool.riders.size() >= 2) {
                 for (FilterQuerier rider : pool.riders) {
                     rider.riding = true;
                 }
@@ -229,6 +226,35 @@ final class AgreeingFilters {
     /** Sets the records held at most; tests make it small. */
     void maxHeld(int records) {
         maxHeld = records;
+    }
+
+    /**
+     * Keeps the riders whose aggregations carry the history most of them carry ({@code Aggregator#history}: a GROUP's
+     * groups made so far, which number the next ones), and gives the pool's aggregation that history: its partials are
+     * then theirs.
+     */
+    private static void keepCommonHistory(Pool pool) {
+        List<FilterQuerier> riders = pool.riders;
+        long[] histories = new long[riders.size()];
+        for (int i = 0; i < histories.length; i++) {
+            histories[i] = riders.get(i).history();
+        }
+        Arrays.sort(histories);
+        long common = histories[0];
+        for (int i = 0, best = 0; i < histories.length; ) {
+            int j = i;
+            while (j < histories.length && histories[j] == histories[i]) {
+                j++;
+            }
+            if (j - i > best) {
+                best = j - i;
+                common = histories[i];
+            }
+            i = j;
+        }
+        long kept = common;
+        riders.removeIf(rider -> rider.history() != kept);
+        pool.shared.history(kept);
     }
 
     /** Pools, for tests. */

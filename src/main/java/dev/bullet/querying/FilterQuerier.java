@@ -443,6 +443,11 @@ public final class FilterQuerier {
         return riding ? !pool.isEmpty() : !aggregator.isEmpty();
     }
 
+    /** What its own aggregation carries from partial to partial ({@link Aggregator#history}). */
+    long history() {
+        return aggregator.history();
+    }
+
     /** Whether its own aggregation is as a reset leaves it ({@link Aggregator#isFresh}; a rider's is). */
     boolean hasFreshAggregation() {
         return aggregator.isFresh();
@@ -459,6 +464,8 @@ public final class FilterQuerier {
             byte[] partial = pool.partial();
             if (partial == null) {
                 pool.goAlone(this);
+            } else {
+                aggregator.history(pool.history()); // it made what the pool's aggregation made
             }
             riding = false;
             return partial;

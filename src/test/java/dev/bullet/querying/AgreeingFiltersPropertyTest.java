@@ -45,6 +45,8 @@ class AgreeingFiltersPropertyTest {
         "{\"type\":\"TOP K\",\"size\":3,\"fields\":{\"k\":\"k\"}}",
         "{\"type\":\"DISTRIBUTION\",\"fields\":{\"e\":\"v\"},\"attributes\":{\"type\":\"QUANTILE\",\"points\":[0.5,0.9]}}",
         "{\"type\":\"GROUP\",\"fields\":{\"s\":\"s\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}",
+        "{\"type\":\"GROUP\",\"fields\":{\"k\":\"k\",\"s\":\"s\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"},"
+            + "{\"type\":\"SUM\",\"field\":\"n\"}]}}",
     };
 
     @Test

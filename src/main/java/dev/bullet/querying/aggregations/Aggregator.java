@@ -52,6 +52,18 @@ public interface Aggregator {
     }
 
     /**
+     * What the aggregation carries from one partial to the next besides its state: a GROUP's count of the groups its
+     * sketches made, which numbers their arrival in its partials ({@code GroupMetrics} arrival); 0 for the others.
+     */
+    default long history() {
+        return 0;
+    }
+
+    /** Sets {@link #history()}: a fresh aggregation then gives the partials of one that has that history. */
+    default void history(long history) {
+    }
+
+    /**
      * An estimate of the heap the state holds, bytes ({@link HeapEstimate}): cheap to call (a counter, or a sketch's
      * own size), kept up to date where rows or entries are added, and back to a small constant on {@link #reset()}.
      */

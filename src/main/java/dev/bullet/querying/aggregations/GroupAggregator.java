@@ -314,4 +314,14 @@ final class GroupAggregator implements Aggregator {
     public boolean isEmpty() {
         return empty;
     }
+
+    @Override
+    public long history() {
+        return support.made();
+    }
+
+    @Override
+    public void history(long history) {
+        support.made(history);
+    }
 }

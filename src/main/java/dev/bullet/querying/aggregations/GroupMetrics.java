@@ -529,6 +529,15 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
             this.spec = spec;
         }
 
+        /** How many summaries it made: the arrival of the next new group. */
+        long made() {
+            return made;
+        }
+
+        void made(long made) {
+            this.made = made;
+        }
+
         @Override
         public GroupMetrics newSummary() {
             GroupMetrics m = adopted != null ? adopted : new GroupMetrics(spec);
