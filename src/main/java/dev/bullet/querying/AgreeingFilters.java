@@ -78,6 +78,8 @@ final class AgreeingFilters {
     private int batches;
     /** Numbers the index batches: a rider that rode one has its number. */
     private long batch;
+    /** The records of the batches since the last partial: a member whose filter took as many took every one. */
+    private long recordsSincePartial;
 
     AgreeingFilters(QuerySettings settings) {
         this.settings = settings;
@@ -107,8 +109,9 @@ final class AgreeingFilters {
         }
     }
 
-    /** Starts an index batch: returns its number, which a rider that rides it takes. */
-    long startBatch() {
+    /** Starts an index batch of {@code records}: returns its number, which a rider that rides it takes. */
+    long startBatch(int records) {
+        recordsSincePartial += records;
         return ++batch;
     }
 
@@ -118,8 +121,23 @@ final class AgreeingFilters {
     }
 
     /**
-     * A rider whose filter did not take every record of the batch (it rode the ones before): its aggregation is fed
-     * the batches held, each at once as it came, and it rides no more until the next partial.
+     * A rider whose filter did not take every record of the batch (it rode the ones before) goes alone
+     * ({@link #goAlone}), and rides again only after twice as many partials in a row in which its filter took every
+     * record (at most {@link #MAX_PROOF}; half as many again once it rides to a partial): a filter that leaves a
+     * record out now and then would otherwise cost its pool's update of the batches it rode and their replay, which
+     * reads the held records again, partial after partial.
+     */
+    void leave(FilterQuerier rider) {
+        goAlone(rider);
+        rider.proof = Math.min(MAX_PROOF, 2 * rider.proof);
+    }
+
+    /** Partials in a row in which its filter took every record, at most, before a member rides. */
+    static final int MAX_PROOF = 32;
+
+    /**
+     * A rider takes the pool's state on its own: its aggregation is fed the batches held, each at once as it came,
+     * and it rides no more until the next partial.
      */
     void goAlone(FilterQuerier rider) {
         rider.riding = false;
@@ -146,7 +164,7 @@ final class AgreeingFilters {
             for (int i = 0, n = riders.size(); i < n; i++) {
                 FilterQuerier rider = riders.get(i);
                 if (rider.riding && rider.rodeBatch != batch) {
-                    goAlone(rider);
+                    leave(rider);
                 }
                 if (rider.riding) {
                     riders.set(kept++, rider);
@@ -189,8 +207,8 @@ final class AgreeingFilters {
 
     /**
      * After every evaluator took its partial: each pool starts afresh, and its members fed a batch at a time that are
-     * still running (an ended query drains alone) and whose own state is as a reset leaves it ({@code isFresh}) ride on
-     * it, when there are two or more.
+     * still running (an ended query drains alone), whose own state is as a reset leaves it ({@code isFresh}) and whose
+     * filters took every record in the last partials ({@link #leave}: one at first) ride on it, when two or more do.
      */
     void partialsTaken() {
         for (Pool pool : riding) {
@@ -205,7 +223,10 @@ final class AgreeingFilters {
             pool.shared.reset();
             pool.partial = null;
             for (FilterQuerier member : pool.members) {
-                if (member.batched && member.readUntil == Long.MAX_VALUE && member.hasFreshAggregation()) {
+                member.agreed = member.taken == recordsSincePartial ? member.agreed + 1 : 0;
+                member.taken = 0;
+                if (member.agreed >= member.proof && member.batched && member.readUntil == Long.MAX_VALUE
+                    && member.hasFreshAggregation()) {
                     pool.riders.add(member);
                 }
             }
@@ -221,6 +242,7 @@ final class AgreeingFilters {
                 pool.riders.clear();
             }
         }
+        recordsSincePartial = 0;
     }
 
     /** Sets the records held at most; tests make it small. */

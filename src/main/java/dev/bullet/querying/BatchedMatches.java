@@ -68,7 +68,7 @@ final class BatchedMatches {
      */
     void flush(List<? extends Record> records, int from, int to, long now, long readTime, Consumer<FilterQuerier> took) {
         long all = to - from == 64 ? -1L : (1L << (to - from)) - 1;
-        long batch = agreeing.startBatch();
+        long batch = agreeing.startBatch(to - from);
         int q = 0;
         try {
             for (; q < size; q++) {
@@ -116,11 +116,15 @@ final class BatchedMatches {
         if (matches != 0) {
             if (querier.riding) {
                 if (matches == all) { // its pool's aggregation takes the batch once for every rider
+                    querier.taken += Long.bitCount(all);
                     querier.rodeBatch = batch;
                     took.accept(querier);
                     return;
                 }
-                agreeing.goAlone(querier);
+                agreeing.leave(querier);
+            }
+            if (querier.pool != null) {
+                querier.taken += Long.bitCount(matches);
             }
             querier.consumeBatch(records, from, matches);
             took.accept(querier);

@@ -118,6 +118,13 @@ public final class FilterQuerier {
     boolean riding;
     /** The last index batch it rode ({@link AgreeingFilters#startBatch}). */
     long rodeBatch;
+    /**
+     * Records it took since the last partial, partials in a row in which that was every record, and how many such
+     * partials it needs before it rides ({@link AgreeingFilters#leave}).
+     */
+    long taken;
+    int agreed;
+    int proof = 1;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -466,6 +473,7 @@ public final class FilterQuerier {
                 pool.goAlone(this);
             } else {
                 aggregator.history(pool.history()); // it made what the pool's aggregation made
+                proof = Math.max(1, proof / 2); // it rode to the partial
             }
             riding = false;
             return partial;
