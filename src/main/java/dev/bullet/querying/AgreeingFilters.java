@@ -123,7 +123,7 @@ final class AgreeingFilters {
     /**
      * A rider whose filter did not take every record of the batch (it rode the ones before) goes alone
      * ({@link #goAlone}), and rides again only after twice as many partials in a row in which its filter took every
-     * record (at most {@link #MAX_PROOF}; half as many again once it rides to a partial): a filter that leaves a
+     * record (at most {@link #MAX_PROOF}; half as many again, at least {@link #MIN_PROOF}, once it rides to a partial): a filter that leaves a
      * record out now and then would otherwise cost its pool's update of the batches it rode and their replay, which
      * reads the held records again, partial after partial.
      */
@@ -132,7 +132,11 @@ final class AgreeingFilters {
         rider.proof = Math.min(MAX_PROOF, 2 * rider.proof);
     }
 
-    /** Partials in a row in which its filter took every record, at most, before a member rides. */
+    /**
+     * Partials in a row in which its filter took every record before a member rides: at least (a member new to its pool
+     * needs as many), and at most.
+     */
+    static final int MIN_PROOF = 2;
     static final int MAX_PROOF = 32;
 
     /**
@@ -208,7 +212,7 @@ final class AgreeingFilters {
     /**
      * After every evaluator took its partial: each pool starts afresh, and its members fed a batch at a time that are
      * still running (an ended query drains alone), whose own state is as a reset leaves it ({@code isFresh}) and whose
-     * filters took every record in the last partials ({@link #leave}: one at first) ride on it, when two or more do.
+     * filters took every record in the last partials ({@link #leave}: {@link #MIN_PROOF} at first) ride on it, when two or more do.
      */
     void partialsTaken() {
         for (Pool pool : riding) {

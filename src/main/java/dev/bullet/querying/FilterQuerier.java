@@ -124,7 +124,7 @@ public final class FilterQuerier {
      */
     long taken;
     int agreed;
-    int proof = 1;
+    int proof = AgreeingFilters.MIN_PROOF;
 
     public FilterQuerier(String id, Query query, long startTime, QuerySettings settings) {
         this.id = id;
@@ -473,7 +473,7 @@ public final class FilterQuerier {
                 pool.goAlone(this);
             } else {
                 aggregator.history(pool.history()); // it made what the pool's aggregation made
-                proof = Math.max(1, proof / 2); // it rode to the partial
+                proof = Math.max(AgreeingFilters.MIN_PROOF, proof / 2); // it rode to the partial
             }
             riding = false;
             return partial;

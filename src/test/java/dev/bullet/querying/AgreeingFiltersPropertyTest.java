@@ -68,6 +68,45 @@ class AgreeingFiltersPropertyTest {
         compare(new Random(47), QuerySettings.defaults(), 150, 8);
     }
 
+    /**
+     * Members ride after partials in which their filters took every record; one that leaves a record out now and then
+     * needs twice as many such partials each time it leaves, so it stops costing its pool updates and replays: one
+     * whose filter leaves a record out every third partial rides after two, leaves, and needs four from then on.
+     */
+    @Test
+    void aFilterThatLeavesRecordsOutNowAndThenStopsRiding() {
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        FilterEngine engine = new FilterEngine(QuerySettings.defaults());
+        String count = "\"aggregation\":{\"type\":\"COUNT DISTINCT\",\"fields\":{\"s\":\"s\"}}}";
+        for (int q = 0; q < 3; q++) { // filters every record passes
+            engine.add("all" + q, parse(parser, "{\"filters\":[" + clause("s", "!=", "\"zulu" + q + "\"") + "]," + count), 0L);
+        }
+        for (int q = 0; q < 3; q++) { // filters that each leave out one record, met every third partial
+            engine.add("most" + q, parse(parser, "{\"filters\":[" + clause("id", "!=", "\"" + (-1 - q) + "\"") + "],"
+                                          + count), 0L);
+        }
+        RecordDecoder decoder = new RecordDecoder();
+        Random r = new Random(53);
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        List<Integer> riders = new ArrayList<>();
+        for (int partial = 0; partial < 60; partial++) {
+            List<Record> batch = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                batch.add(decoder.decode(record(r, i).getBytes(StandardCharsets.UTF_8)));
+            }
+            for (int q = 0; partial % 3 == 2 && q < 3; q++) {
+                batch.set(64 + 40 * q + r.nextInt(40), decoder.decode(record(r, -1 - q).getBytes(StandardCharsets.UTF_8)));
+            }
+            engine.consume(batch.subList(0, 64), 10L, out); // the records before any left out
+            riders.add(engine.riders());
+            engine.consume(batch.subList(64, batch.size()), 10L, out);
+            engine.tick(10L, out);
+        }
+        assertTrue(riders.subList(2, 9).stream().anyMatch(n -> n == 6), "the members that leave never rode: " + riders);
+        assertEquals(List.of(3, 3, 3, 3, 3, 3, 3, 3, 3, 3), riders.subList(50, 60), "riders at the end: " + riders);
+        assertEquals(1, riders.stream().filter(n -> n == 6).count(), "partials with every member riding: " + riders);
+    }
+
     private static void compare(Random r, QuerySettings settings, int maxHeld, int rounds) {
         QueryParser parser = new QueryParser(settings);
         EnumSet<IndexFeature> alone = IndexFeature.all();
