@@ -19,9 +19,10 @@ import java.util.Map;
  * most records pass (a negation of a value that never comes, a key every record has) are updated once instead of once
  * per query. A rider whose filter leaves out a record of a batch takes a state of its own: the batches since the last
  * partial are fed to its aggregation again, as they would have been fed to it (the records are held until the next
- * partial for that), and it goes on alone until the next partial. So every evaluator's partial is the one its own
- * aggregation would give, byte for byte. The records held are at most {@link #MAX_HELD}: past it every rider takes
- * its own state and the pools wait for the next partial. The engine's thread only.
+ * partial for that), and it goes on alone ({@link #leave}). So every evaluator's partial is the one its own
+ * aggregation would give, byte for byte. The records held are at most {@link #MAX_HELD} (a Filter task holds their
+ * batches until the next tick's partials cover them anyway): past it every rider takes its own state and the pools
+ * wait for the next partial. The engine's thread only.
  */
 final class AgreeingFilters {
     /** Records held for the riders between partials at most. */
@@ -115,17 +116,12 @@ final class AgreeingFilters {
         return ++batch;
     }
 
-    /** Whether any evaluator rides: when none does, a batch costs nothing here. */
-    boolean anyRiding() {
-        return !riding.isEmpty();
-    }
-
     /**
      * A rider whose filter did not take every record of the batch (it rode the ones before) goes alone
      * ({@link #goAlone}), and rides again only after twice as many partials in a row in which its filter took every
-     * record (at most {@link #MAX_PROOF}; half as many again, at least {@link #MIN_PROOF}, once it rides to a partial): a filter that leaves a
-     * record out now and then would otherwise cost its pool's update of the batches it rode and their replay, which
-     * reads the held records again, partial after partial.
+     * record (at most {@link #MAX_PROOF}; half as many again, at least {@link #MIN_PROOF}, once it rides to a
+     * partial): a filter that leaves a record out now and then would otherwise cost its pool's update of the batches
+     * it rode and their replay, which reads the held records again, partial after partial.
      */
     void leave(FilterQuerier rider) {
         goAlone(rider);
@@ -212,7 +208,8 @@ final class AgreeingFilters {
     /**
      * After every evaluator took its partial: each pool starts afresh, and its members fed a batch at a time that are
      * still running (an ended query drains alone), whose own state is as a reset leaves it ({@code isFresh}) and whose
-     * filters took every record in the last partials ({@link #leave}: {@link #MIN_PROOF} at first) ride on it, when two or more do.
+     * filters took every record in the last partials ({@link #leave}: {@link #MIN_PROOF} at first) ride on it, when
+     * two or more do.
      */
     void partialsTaken() {
         for (Pool pool : riding) {
