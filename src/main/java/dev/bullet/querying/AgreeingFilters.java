@@ -1,9 +1,14 @@
 package dev.bullet.querying;
 
 import dev.bullet.query.Aggregation;
+import dev.bullet.query.AggregationType;
+import dev.bullet.query.DistributionSpec;
+import dev.bullet.query.GroupOperation;
+import dev.bullet.query.NamedField;
 import dev.bullet.query.QuerySettings;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
+import dev.bullet.record.FieldPath;
 import dev.bullet.record.Record;
 
 import java.util.ArrayList;
@@ -70,7 +75,7 @@ final class AgreeingFilters {
     }
 
     private final QuerySettings settings;
-    private final Map<Aggregation, Pool> pools = new LinkedHashMap<>();
+    private final Map<PoolKey, Pool> pools = new LinkedHashMap<>();
     /** The pools with riders. */
     private final List<Pool> riding = new ArrayList<>();
     /** The records of the batches the riders rode since the last partial, and where each batch ends among them. */
@@ -86,11 +91,31 @@ final class AgreeingFilters {
         this.settings = settings;
     }
 
+    /**
+     * What of an aggregation a Filter task's state depends on: its kind, the paths of its fields, its operations
+     * (GROUP), whether it coerces (DISTRIBUTION) and whether its keys are bullet-core's (BQL); not its size, names,
+     * points or threshold, which only the Join reads. Aggregations of one key make the same partials of the same
+     * records.
+     */
+    private record PoolKey(AggregationType type, List<FieldPath> paths, List<GroupOperation> operations, boolean coerce,
+                           boolean asStrings) {
+        static PoolKey of(Aggregation aggregation) {
+            List<FieldPath> paths = new ArrayList<>(aggregation.fields().size());
+            for (NamedField field : aggregation.fields()) {
+                paths.add(field.path());
+            }
+            DistributionSpec distribution = aggregation.distribution();
+            return new PoolKey(aggregation.type(), paths, aggregation.operations(),
+                               distribution != null && distribution.coerce(), aggregation.groupValuesAsStrings());
+        }
+    }
+
     /** Puts an evaluator fed a batch at a time in the pool of its aggregation: it rides from the next partial on. */
     void add(FilterQuerier evaluator) {
         if (evaluator.pool == null) {
-            Pool pool = pools.computeIfAbsent(evaluator.query().aggregation(),
-                                              a -> new Pool(Aggregators.create(a, settings)));
+            Aggregation aggregation = evaluator.query().aggregation();
+            Pool pool = pools.computeIfAbsent(PoolKey.of(aggregation),
+                                              k -> new Pool(Aggregators.create(aggregation, settings)));
             pool.members.add(evaluator);
             evaluator.pool = pool;
         }
@@ -106,7 +131,7 @@ final class AgreeingFilters {
         evaluator.riding = false; // swept out of the riders after the batch
         pool.members.remove(evaluator);
         if (pool.members.isEmpty()) {
-            pools.remove(evaluator.query().aggregation());
+            pools.remove(PoolKey.of(evaluator.query().aggregation()));
         }
     }
 

@@ -47,6 +47,11 @@ class AgreeingFiltersPropertyTest {
         "{\"type\":\"GROUP\",\"fields\":{\"s\":\"s\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}",
         "{\"type\":\"GROUP\",\"fields\":{\"k\":\"k\",\"s\":\"s\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"},"
             + "{\"type\":\"SUM\",\"field\":\"n\"}]}}",
+        // the same state as one above, read otherwise at the Join (size, names, points, threshold): same pool
+        "{\"type\":\"COUNT DISTINCT\",\"fields\":{\"s\":\"distinct\"},\"attributes\":{\"newName\":\"n\"}}",
+        "{\"type\":\"TOP K\",\"size\":7,\"fields\":{\"k\":\"key\"},\"attributes\":{\"threshold\":2}}",
+        "{\"type\":\"DISTRIBUTION\",\"fields\":{\"e\":\"e\"},\"attributes\":{\"type\":\"PMF\",\"points\":[10,100]}}",
+        "{\"type\":\"GROUP\",\"size\":3,\"fields\":{\"s\":\"word\"},\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}}",
     };
 
     @Test
@@ -105,6 +110,36 @@ class AgreeingFiltersPropertyTest {
         assertTrue(riders.subList(2, 9).stream().anyMatch(n -> n == 6), "the members that leave never rode: " + riders);
         assertEquals(List.of(3, 3, 3, 3, 3, 3, 3, 3, 3, 3), riders.subList(50, 60), "riders at the end: " + riders);
         assertEquals(1, riders.stream().filter(n -> n == 6).count(), "partials with every member riding: " + riders);
+    }
+
+    /** Aggregations read otherwise only at the Join (size, names, points, threshold) ride on one aggregation. */
+    @Test
+    void aggregationsReadOtherwiseOnlyAtTheJoinShareAPool() {
+        QueryParser parser = new QueryParser(QuerySettings.defaults());
+        FilterEngine engine = new FilterEngine(QuerySettings.defaults());
+        String[] filters = {"", "\"filters\":[" + clause("s", "!=", "\"zulu\"") + "],"};
+        for (int f = 0; f < 2; f++) {
+            engine.add("top" + f, parse(parser, "{" + filters[f] + "\"aggregation\":{\"type\":\"TOP K\",\"size\":" + (3 + 4 * f)
+                                               + ",\"fields\":{\"k\":\"k" + f + "\"}}}"), 0L);
+            engine.add("quantiles" + f, parse(parser, "{" + filters[f] + "\"aggregation\":{\"type\":\"DISTRIBUTION\","
+                                                     + "\"fields\":{\"d\":\"v\"},\"attributes\":{\"type\":\""
+                                                     + (f == 0 ? "QUANTILE\",\"points\":[0.5]" : "PMF\",\"points\":[0,1]")
+                                                     + "}}}"), 0L);
+        }
+        RecordDecoder decoder = new RecordDecoder();
+        Random r = new Random(59);
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        int riders = 0;
+        for (int partial = 0; partial < 4; partial++) {
+            List<Record> batch = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                batch.add(decoder.decode(record(r, i).getBytes(StandardCharsets.UTF_8)));
+            }
+            engine.consume(batch, 10L, out);
+            riders = engine.riders();
+            engine.tick(10L, out);
+        }
+        assertEquals(4, riders);
     }
 
     private static void compare(Random r, QuerySettings settings, int maxHeld, int rounds) {
