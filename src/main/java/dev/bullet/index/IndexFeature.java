@@ -25,7 +25,12 @@ public enum IndexFeature {
      * Queries fed a batch at a time whose aggregations are equal and whose filters took every record since their
      * partials were last taken ride on one aggregation, updated once per batch (with {@link #BATCH} only).
      */
-    AGREEING;
+    AGREEING,
+    /**
+     * Queries whose only indexable requirement is an expression filter {@code LOWER(f) = 'x'} or {@code UPPER(f) IN
+     * (...)} meet only the records whose value, folded once for all of them, is one of their literals.
+     */
+    FOLDED;
 
     public static EnumSet<IndexFeature> all() {
         return EnumSet.allOf(IndexFeature.class);

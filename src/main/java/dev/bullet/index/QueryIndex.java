@@ -49,6 +49,8 @@ public final class QueryIndex<Q> {
     /** The secondary indexes holding each query (several for an OR whose branches they serve). */
     private final Map<Q, List<ClauseIndex<Q>>> extraOwners = new IdentityHashMap<>();
     private final RegexPrefilter<Q> regex;
+    /** Queries placed by an expression filter's folded equality ({@link IndexFeature#FOLDED}); null when off. */
+    private final FoldedIndex<Q> folded;
     private final TextKey probe = TextKey.probe();
 
     /** An index with every optimisation of {@link IndexFeature}. */
@@ -68,6 +70,10 @@ public final class QueryIndex<Q> {
         if (features.contains(IndexFeature.NEGATION)) {
             extras.add(new NegationIndex<>(spans));
         }
+        folded = features.contains(IndexFeature.FOLDED) ? new FoldedIndex<>(spans) : null;
+        if (folded != null) {
+            extras.add(folded);
+        }
     }
 
     /**
@@ -77,10 +83,23 @@ public final class QueryIndex<Q> {
      * each query once per record.
      */
     public void add(Q query, Clause filter) {
+        add(query, filter, null);
+    }
+
+    /**
+     * {@link #add(Object, Clause)} for a query whose expression filters require {@code equality} (null for none): when
+     * its clauses have no place, it waits under the equality's folded literals instead of meeting every record.
+     */
+    public void add(Q query, Clause filter, FoldedEquality equality) {
         if (place(query, filter, true) || placeWithin(query, filter)) {
             return;
         }
-        scan.add(query);
+        if (equality != null && folded != null) {
+            folded.add(query, equality);
+            extraOwners.put(query, List.of(folded));
+        } else {
+            scan.add(query);
+        }
         entries.put(query, List.of());
     }
 

@@ -304,6 +304,11 @@ public final class FilterEngine {
         return index.unfilteredRegexQueries();
     }
 
+    /** Evaluators (shared ones once) that no index serves: they meet every record. */
+    public int unindexed() {
+        return index.scanned();
+    }
+
     public boolean isEmpty() {
         return queries.isEmpty();
     }
@@ -483,7 +488,7 @@ public final class FilterEngine {
         } else {
             unsettled.add(querier);
         }
-        index.add(querier, filter);
+        index.add(querier, filter, querier.folded);
     }
 
     /** Takes an evaluator that leaves for good out of the index. */
@@ -550,7 +555,7 @@ public final class FilterEngine {
         int best = querier.bestPlacement;
         querier.placement = best != DEFAULT_PLACEMENT && index.addUnder(querier, filter, best) ? best : DEFAULT_PLACEMENT;
         if (querier.placement == DEFAULT_PLACEMENT) {
-            index.add(querier, filter);
+            index.add(querier, filter, querier.folded);
         }
         querier.settled = true;
         learned.put(filter, querier.placement);

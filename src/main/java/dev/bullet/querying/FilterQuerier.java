@@ -1,6 +1,7 @@
 package dev.bullet.querying;
 
 import dev.bullet.common.Clock;
+import dev.bullet.index.FoldedEquality;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
 import dev.bullet.query.Operation;
@@ -55,6 +56,8 @@ public final class FilterQuerier {
     /** The query's table function ({@link Query#tableFunction()}), run before everything else; null when none. */
     private final TableFunctor tableFunctor;
     private final Projector projector;
+    /** What its expression filters require, for the index when its clauses have no place ({@link FoldedEqualities}). */
+    final FoldedEquality folded;
     private final Aggregator aggregator;
     private final boolean raw;
     /** The query's window, and a RAW query's size, held here: they are read for every record the query meets. */
@@ -147,6 +150,7 @@ public final class FilterQuerier {
         this.tableFunctor = query.tableFunction() == null ? null
                 : new TableFunctor(query.tableFunction(), evaluationClock, settings.limits());
         this.projector = new Projector(query.projection());
+        this.folded = query.tableFunction() == null ? FoldedEqualities.of(query.where()) : null;
         this.raw = query.isRaw();
         this.window = query.window();
         this.rawSize = query.aggregation().size();
