@@ -3,7 +3,11 @@ package dev.bullet.record;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.Strictness;
+import com.google.gson.TypeAdapter;
+import com.google.gson.TypeAdapterFactory;
+import com.google.gson.reflect.TypeToken;
 import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
 import dev.bullet.record.RecordDecoder;
 
 import java.io.IOException;
@@ -17,11 +21,41 @@ import java.util.Map;
 
 /**
  * The one JSON codec for results and partials: nulls are written, HTML is not escaped, numbers read back as
- * {@code Long} when integral (as records are decoded, SPEC §5). Thread-safe.
+ * {@code Long} when integral (as records are decoded, SPEC §5), and a double or float that is NaN or infinite is
+ * written as its text ({@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}): JSON has no such numbers, and a
+ * result must parse as RFC 8259 JSON (a record's {@code 1e400} reads as Infinity; {@code 0.0 / 0} is NaN).
+ * Thread-safe.
  */
 public final class JsonCodec {
     private static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping()
-                                                      .serializeSpecialFloatingPointValues().create();
+                                                      .registerTypeAdapterFactory(new NonFiniteAsText()).create();
+
+    /** Writes a non-finite double or float as its text, any other as gson does. */
+    private static final class NonFiniteAsText implements TypeAdapterFactory {
+        @Override
+        public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {
+            Class<?> raw = type.getRawType();
+            if (raw != Double.class && raw != double.class && raw != Float.class && raw != float.class) {
+                return null;
+            }
+            TypeAdapter<T> numbers = gson.getDelegateAdapter(this, type);
+            return new TypeAdapter<T>() {
+                @Override
+                public void write(JsonWriter out, T value) throws IOException {
+                    if (value != null && !Double.isFinite(((Number) value).doubleValue())) {
+                        out.value(value.toString());
+                    } else {
+                        numbers.write(out, value);
+                    }
+                }
+
+                @Override
+                public T read(JsonReader in) throws IOException {
+                    return numbers.read(in);
+                }
+            };
+        }
+    }
 
     private JsonCodec() {
     }
