@@ -45,9 +45,13 @@ public final class FilterEngine {
             this(id, payload, last, false);
         }
 
-        /** The payload as bytes: a RAW partial's JSON array, any other partial as it is; null for none. */
+        /**
+         * The payload as bytes: a RAW partial's JSON array, any other partial as it is; null for none and for a
+         * {@link FilterFailure}.
+         */
         public byte[] data() {
-            return payload instanceof RawPartial ? ((RawPartial) payload).bytes() : (byte[]) payload;
+            return payload instanceof RawPartial ? ((RawPartial) payload).bytes()
+                   : payload instanceof byte[] ? (byte[]) payload : null;
         }
     }
 
@@ -86,6 +90,8 @@ public final class FilterEngine {
     private final Map<FilterQuerier, Shared> memberOf = new IdentityHashMap<>();
     /** Partials made between calls (a member joining), handed out by the next consume or tick. */
     private final List<Partial> pending = new ArrayList<>();
+    /** The batch's partials of queries that cannot go on ({@link FilterFailure}), sent at its end. */
+    private final List<Partial> failures = new ArrayList<>();
     private final List<FilterQuerier> touchedRaw = new ArrayList<>();
     /** Non-RAW evaluators that consumed records in the current batch: their bytes are looked at after it. */
     private final List<FilterQuerier> touchedOther = new ArrayList<>();
@@ -212,13 +218,14 @@ public final class FilterEngine {
      * evaluator holds when a member joins belongs to the members before it, so it is handed to them first.
      */
     private void join(FilterQuerier member, Query query, long startTime) {
-        SharedKey key = new SharedKey(query.filter(), query.where(), query.projection(), query.computed(),
-                                      query.aggregation(), query.tableFunction());
+        SharedKey key = sharedKey(query);
         Shared group = shared.get(key);
         if (group == null) {
             group = new Shared(key, new FilterQuerier(member.id(), query, startTime, settings));
             shared.put(key, group);
             place(group.evaluator, query.filter());
+        } else if (group.evaluator.failure() != null) {
+            pending.add(new Partial(member.id(), group.evaluator.failure(), false)); // the group cannot go on
         } else {
             byte[] data = group.evaluator.takePartial();
             if (data != null) {
@@ -230,6 +237,11 @@ public final class FilterEngine {
         group.members.add(member);
         group.evaluator.readUntil = Long.MAX_VALUE; // a running member takes every record again
         memberOf.put(member, group);
+    }
+
+    private static SharedKey sharedKey(Query query) {
+        return new SharedKey(query.filter(), query.where(), query.projection(), query.computed(), query.aggregation(),
+                             query.tableFunction());
     }
 
     /** Drops a member from its group, and the group when it was the last. */
@@ -451,6 +463,8 @@ public final class FilterEngine {
             }
         }
         touchedOther.clear();
+        out.addAll(failures);
+        failures.clear();
     }
 
     /** {@link FilterQuerier#placement}: where {@link QueryIndex#add} puts the filter. */
@@ -598,7 +612,25 @@ public final class FilterEngine {
             if (querier.consume(current, currentNow)) {
                 querier.passed++;
                 matched(querier);
+            } else if (querier.failure() != null) {
+                failed(querier);
             }
+        }
+    }
+
+    /**
+     * An evaluator that cannot go on ({@link FilterQuerier#failure()}): out of the index after the batch, and each of
+     * its queries (every member of a shared evaluator's group) is sent the failure, which ends it at the Join.
+     */
+    private void failed(FilterQuerier querier) {
+        filled.add(querier);
+        Shared group = querier.query().isRaw() ? null : shared.get(sharedKey(querier.query()));
+        if (group != null && group.evaluator == querier) {
+            for (FilterQuerier member : group.members) {
+                failures.add(new Partial(member.id(), querier.failure(), false));
+            }
+        } else {
+            failures.add(new Partial(querier.id(), querier.failure(), false));
         }
     }
 

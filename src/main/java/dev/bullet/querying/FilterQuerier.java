@@ -58,6 +58,8 @@ public final class FilterQuerier {
     private final Projector projector;
     /** What its expression filters require, for the index when its clauses have no place ({@link FoldedEqualities}). */
     final FoldedEquality folded;
+    /** {@link #failure()}. */
+    private FilterFailure failure;
     private final Aggregator aggregator;
     private final boolean raw;
     /** The query's window, and a RAW query's size, held here: they are read for every record the query meets. */
@@ -342,7 +344,12 @@ public final class FilterQuerier {
     private boolean consumeGenerated(Record record, long now) {
         evaluationTime = now;
         boolean matched = false;
-        for (Record generated : tableFunctor.apply(record)) {
+        List<Record> records = tableFunctor.apply(record);
+        if (records == null) {
+            failure = FilterFailure.tooManyGenerated(TableFunctor.MAX_GENERATED);
+            return false;
+        }
+        for (Record generated : records) {
             if (predicate.test(generated) && passes(generated)) {
                 accept(generated, now);
                 matched = true;
@@ -447,7 +454,12 @@ public final class FilterQuerier {
 
     /** Whether a RAW query without a window has matched all it needs: nothing more to consume. */
     public boolean isSatisfied() {
-        return endsAtSize && rawMatched >= rawSize;
+        return failure != null || endsAtSize && rawMatched >= rawSize;
+    }
+
+    /** Why the query cannot go on here (its table function overflowed), or null; it takes no more records then. */
+    public FilterFailure failure() {
+        return failure;
     }
 
     public boolean hasPartial() {

@@ -312,7 +312,10 @@ public final class JoinQuerier {
         return combine((Object) partial, last, task, now);
     }
 
-    /** As above, for a partial as a tuple carries it: a {@link RawPartial}, a {@code byte[]}, or null. */
+    /**
+     * As above, for a partial as a tuple carries it: a {@link RawPartial}, a {@code byte[]}, a {@link FilterFailure}
+     * (the query ends with its error), or null.
+     */
     public List<Result> combine(Object partial, boolean last, int task, long now) {
         List<Result> out = new ArrayList<>(1);
         if (done) {
@@ -323,6 +326,10 @@ public final class JoinQuerier {
             finalPartials++;
         }
         if (partial == null) {
+            return out;
+        }
+        if (partial instanceof FilterFailure failure) {
+            out.add(endEarly(failure.toError(), now));
             return out;
         }
         if (!(aggregator instanceof RawAggregator)) {

@@ -37,7 +37,9 @@ final class OuterQueryRunner {
             filter.consume(new MapRecord(row), now);
         }
         JoinQuerier join = new JoinQuerier(id, outer, now, outerSettings, 1, 0);
-        List<Result> early = join.combine(filter.takePartial(), true, now);
+        // a table function that overflowed ends the outer query with its error
+        Object partial = filter.failure() != null ? filter.failure() : filter.takePartial();
+        List<Result> early = join.combine(partial, true, -1, now);
         Result result = early.isEmpty() ? join.finish(now) : early.get(0);
         return new Result(result.records(), meta(settings, inner.meta(), result.meta()), inner.isFinal());
     }

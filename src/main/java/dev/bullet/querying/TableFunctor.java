@@ -37,13 +37,21 @@ final class TableFunctor {
         }
     }
 
-    /** The records generated from one record, in bullet-core's order. */
+    /**
+     * The records generated from one record, in bullet-core's order; null when the table function would generate more
+     * than {@link #MAX_GENERATED} at some step (chained explodes multiply: a list of 2 exploded 24 times is 2^24
+     * records), which the query cannot take: none are kept.
+     */
     List<Record> apply(Record record) {
         List<Record> records = List.of(record);
         for (int i = 0; i < explodes.length; i++) {
             List<Record> next = new ArrayList<>();
             for (Record r : records) {
-                for (Map<String, Object> top : explode(i, r)) {
+                List<Map<String, Object>> tops = explode(i, r, MAX_GENERATED - next.size());
+                if (tops == null) {
+                    return null;
+                }
+                for (Map<String, Object> top : tops) {
                     next.add(lateral ? new LateralRecord(r, top) : new MapRecord(top));
                 }
             }
@@ -52,26 +60,41 @@ final class TableFunctor {
         return records;
     }
 
+    /** The most records a table function may generate from one record, at any of its steps. */
+    static final int MAX_GENERATED = 10_000;
+
+    /** The aliases' values explode {@code i} generates from the record; null when they would be more than {@code room}. */
     @SuppressWarnings("unchecked")
-    private List<Map<String, Object>> explode(int i, Record record) {
+    private List<Map<String, Object>> explode(int i, Record record, int room) {
         Explode explode = explodes[i];
         Object value = fields[i].evaluate(record);
         List<Map<String, Object>> generated = new ArrayList<>();
         if (explode.explodesMap() && value instanceof Map) {
-            for (Map.Entry<String, Object> entry : ((Map<String, Object>) value).entrySet()) {
+            Map<String, Object> map = (Map<String, Object>) value;
+            if (map.size() > room) {
+                return null;
+            }
+            for (Map.Entry<String, Object> entry : map.entrySet()) {
                 Map<String, Object> top = new LinkedHashMap<>();
                 putIfNotNull(top, explode.keyAlias(), entry.getKey());
                 putIfNotNull(top, explode.valueAlias(), entry.getValue());
                 generated.add(top);
             }
         } else if (!explode.explodesMap() && value instanceof List) {
-            for (Object element : (List<Object>) value) {
+            List<Object> list = (List<Object>) value;
+            if (list.size() > room) {
+                return null;
+            }
+            for (Object element : list) {
                 Map<String, Object> top = new LinkedHashMap<>();
                 putIfNotNull(top, explode.keyAlias(), element);
                 generated.add(top);
             }
         }
         if (generated.isEmpty() && explode.outer()) {
+            if (room < 1) {
+                return null;
+            }
             generated.add(new LinkedHashMap<>());
         }
         return generated;

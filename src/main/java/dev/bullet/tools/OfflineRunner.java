@@ -106,6 +106,8 @@ public final class OfflineRunner {
                 if (raw) {
                     emit(join.combine(filter.takePartial(), false, now), sink);
                 }
+            } else if (filter.failure() != null) {
+                emit(join.combine(filter.failure(), false, -1, now), sink); // ends the query with its error
             }
         }
         long now = clock.now();

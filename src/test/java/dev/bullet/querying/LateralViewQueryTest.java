@@ -118,6 +118,56 @@ class LateralViewQueryTest {
     }
 
     @Test
+    void aTableFunctionThatWouldGenerateTooManyRecordsEndsItsQueriesAndNoOther() {
+        StringBuilder pair = new StringBuilder();
+        StringBuilder hundred = new StringBuilder();
+        for (int i = 0; i <= 100; i++) { // 101 elements: 10,201 records from two explodes of them
+            hundred.append(i == 0 ? "" : ",").append(i);
+        }
+        for (int i = 1; i <= 24; i++) { // 2^24 records from each record, were it not bounded
+            pair.append(i == 1 ? "" : ",").append("{\"explode\":{\"field\":\"two\"},\"keyAlias\":\"x").append(i).append("\"}");
+        }
+        String hundredTwice = "{\"explode\":{\"field\":\"hundred\"},\"keyAlias\":\"a\"},"
+                              + "{\"explode\":{\"field\":\"hundred\"},\"keyAlias\":\"b\"}";
+        String count = ",\"aggregation\":{\"type\":\"GROUP\",\"attributes\":{\"operations\":[{\"type\":\"COUNT\"}]}},"
+                       + "\"duration\":100000}";
+        FilterEngine engine = new FilterEngine(SETTINGS);
+        assertTrue(engine.add("chain", "{\"lateralView\":[" + pair + "]" + count, T0));
+        assertTrue(engine.add("chain2", "{\"lateralView\":[" + pair + "]" + count, T0)); // shares the evaluator
+        assertTrue(engine.add("square", "{\"lateralView\":[" + hundredTwice + "],\"aggregation\":{\"type\":\"RAW\","
+                                        + "\"size\":5},\"duration\":100000}", T0));
+        assertTrue(engine.add("fine", "{\"lateralView\":[" + TAGS + "]" + count, T0));
+        List<FilterEngine.Partial> out = new ArrayList<>();
+        engine.consume(records("{\"id\":0,\"tags\":[\"x\"],\"two\":[1,2],\"hundred\":[" + hundred + "]}",
+                               "{\"id\":1,\"tags\":[\"y\",\"z\"]}"), T0 + 1, out);
+        engine.tick(T0 + 2, out);
+        Map<String, Object> failures = new LinkedHashMap<>();
+        for (FilterEngine.Partial p : out) {
+            if (p.payload() instanceof FilterFailure) {
+                failures.put(p.id(), p.payload());
+            }
+        }
+        assertEquals(List.of("chain", "chain2", "square"), new ArrayList<>(failures.keySet()).stream().sorted().toList());
+        FilterEngine.Partial fine = out.stream().filter(p -> p.id().equals("fine")).findFirst().orElseThrow();
+        JoinQuerier join = new JoinQuerier("fine", new QueryParser(SETTINGS).parse("{\"lateralView\":[" + TAGS + "]" + count)
+                                                     .query(), T0, SETTINGS, 1, 0);
+        assertEquals(List.of(), join.combine(fine.payload(), true, 0, T0 + 3));
+        assertEquals(3L, ((Number) join.finish(T0 + 3).records().get(0).get("COUNT")).longValue(), "the others go on");
+
+        JoinQuerier ended = new JoinQuerier("chain", new QueryParser(SETTINGS).parse("{\"lateralView\":[" + pair + "]"
+                                                                                    + count).query(), T0, SETTINGS, 1, 0);
+        List<Result> results = ended.combine(failures.get("chain"), false, 0, T0 + 3);
+        assertEquals(1, results.size());
+        assertTrue(results.get(0).isFinal());
+        assertTrue(results.get(0).meta().get("errors").toString().contains("more than " + TableFunctor.MAX_GENERATED),
+                   results.get(0).meta().toString());
+        List<FilterEngine.Partial> later = new ArrayList<>();
+        engine.consume(records("{\"id\":2,\"two\":[1,2],\"hundred\":[1,2]}"), T0 + 4, later);
+        assertTrue(later.stream().noneMatch(p -> p.id().startsWith("chain") || p.id().equals("square")),
+                   "an ended query takes no more records: " + later);
+    }
+
+    @Test
     void aTableFunctionIsValidatedWithEveryProblem() {
         QueryParser parser = new QueryParser(SETTINGS);
         QueryParser.Result r = parser.parse("{\"lateralView\":[{\"explode\":{\"op\":\"nope\"},\"keyAlias\":\"\","

@@ -1,5 +1,6 @@
 package dev.bullet.storm.serialization;
 
+import dev.bullet.querying.FilterFailure;
 import dev.bullet.querying.RawPartial;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
@@ -16,7 +17,7 @@ import java.util.LinkedHashMap;
  *
  * <p>What crosses workers: record batches ({@code ArrayList} of {@link LazyRecord} as raw bytes, or
  * {@link MapRecord}), raw message batches and sketch partials ({@code byte[]}), RAW partials ({@link RawPartial}, as
- * the JSON array of their rows), query JSON, ids and signals
+ * the JSON array of their rows), partials that end their query ({@link FilterFailure}), query JSON, ids and signals
  * ({@code String}), batch keys ({@code long[]}), times and partitions ({@code Long}, {@code Integer}, {@code Boolean}), and metrics data points
  * (Storm registers {@code DataPoint} itself; their values are numbers or {@code LinkedHashMap}s, and Storm 2.8
  * sends {@code Collections.emptyMap()} as their dimensions).
@@ -30,6 +31,7 @@ public final class KryoRegistrations {
         conf.registerSerialization(LazyRecord.class, LazyRecordSerializer.class);
         conf.registerSerialization(MapRecord.class, MapRecordSerializer.class);
         conf.registerSerialization(RawPartial.class, RawPartialSerializer.class);
+        conf.registerSerialization(FilterFailure.class, FilterFailureSerializer.class);
         conf.registerSerialization(LinkedHashMap.class);
         conf.registerSerialization(ArrayList.class);
         conf.registerSerialization(byte[].class);

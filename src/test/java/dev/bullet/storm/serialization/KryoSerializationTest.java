@@ -9,6 +9,7 @@ import dev.bullet.pubsub.Publisher;
 import dev.bullet.pubsub.Signal;
 import dev.bullet.pubsub.Subscriber;
 import dev.bullet.query.QuerySettings;
+import dev.bullet.querying.FilterFailure;
 import dev.bullet.querying.RawPartial;
 import dev.bullet.record.LazyRecord;
 import dev.bullet.record.MapRecord;
@@ -181,6 +182,13 @@ class KryoSerializationTest {
         // the message, its length and a few bytes of framing: no field names or Java class names on the wire
         assertTrue(wire.length <= MESSAGES[0].length() + 16, "wire size " + wire.length);
         assertFalse(new String(wire, StandardCharsets.ISO_8859_1).contains("dev.bullet"));
+    }
+
+    @Test
+    void aPartialThatEndsItsQueryCrossesWorkers() {
+        FilterFailure failure = new FilterFailure("the error", "the resolution");
+        List<Object> back = roundTrip(List.of("q1", failure, false));
+        assertEquals(List.of("q1", failure, false), back);
     }
 
     @Test
