@@ -1,6 +1,8 @@
 package dev.bullet.rest;
 
 import io.undertow.server.handlers.sse.ServerSentEventConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xnio.IoUtils;
 import org.xnio.XnioIoThread;
 
@@ -18,11 +20,17 @@ import java.util.function.Consumer;
  * still be an HTTP error); they are held until {@link #connected}. Keep-alive comments go out every
  * {@code bullet.rest.sse.keepalive.ms}; writing to a client that went away fails within one or two of them, the
  * connection closes, and {@link #clientClosed()} reports the loss (once, and only if the query had not ended) so
- * that the query is killed. Thread-safe.
+ * that the query is killed. A client that reads slower than its results come is treated alike: when a result arrives
+ * while more than {@link #MAX_UNDELIVERED_CHARS} of the earlier ones are still unwritten, the stream closes and the
+ * query is killed, so a slow reader cannot hold the service's memory (one result, however large, is always taken when
+ * the earlier ones are out). Thread-safe.
  */
 final class SseStream implements QueryListener {
+    private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
     /** How long a finished stream may take to deliver its last event before it is closed anyway. */
     private static final long CLOSE_GRACE_SECONDS = 30;
+    /** Characters of results a stream may hold unwritten when the next one comes (16 Mi). */
+    static final long MAX_UNDELIVERED_CHARS = 16L << 20;
 
     private final String id;
     private final long keepAliveMs;
@@ -33,6 +41,7 @@ final class SseStream implements QueryListener {
     private String lastEvent;
     private boolean ended;
     private boolean gone;
+    private final Undelivered undelivered;
 
     /** @param onClientGone called with the query id when the client disconnects before the query ended */
     SseStream(String id, long keepAliveMs, XnioIoThread ioThread, Consumer<String> onClientGone) {
@@ -40,6 +49,38 @@ final class SseStream implements QueryListener {
         this.keepAliveMs = keepAliveMs;
         this.ioThread = ioThread;
         this.onClientGone = onClientGone;
+        this.undelivered = new Undelivered(MAX_UNDELIVERED_CHARS);
+    }
+
+    /**
+     * The characters of the events handed to the connection and not yet written: whether the next may go (false when
+     * more than the bound wait, so the client reads too slowly). Not thread-safe: the stream's lock guards it.
+     */
+    static final class Undelivered {
+        private final long max;
+        private long chars;
+
+        Undelivered(long max) {
+            this.max = max;
+        }
+
+        /** Whether an event of {@code length} may be handed over now; counts it when it may. */
+        boolean admit(int length) {
+            if (chars > max) {
+                return false;
+            }
+            chars += length;
+            return true;
+        }
+
+        /** An event of {@code length} was written (or failed): no longer waiting. */
+        void written(int length) {
+            chars -= length;
+        }
+
+        long chars() {
+            return chars;
+        }
     }
 
     /** The event stream is open: sends what arrived meanwhile. */
@@ -52,7 +93,7 @@ final class SseStream implements QueryListener {
         }
         opened.setKeepAliveTime(keepAliveMs);
         for (String event : pending) {
-            opened.send(event);
+            send(event);
         }
         pending.clear();
         if (ended) {
@@ -67,10 +108,34 @@ final class SseStream implements QueryListener {
         }
         String event = oneLine(resultJson);
         if (connection == null) {
-            pending.add(event);
+            pending.add(event); // until the stream opens, moments after the query was accepted
+        } else if (!undelivered.admit(event.length())) {
+            LOG.warn("Query {}: its sse-query client reads slower than its results come ({} characters unwritten);"
+                     + " the stream is closed and the query killed", id, undelivered.chars());
+            IoUtils.safeClose(connection); // reports the client gone: the query is killed
         } else {
-            connection.send(event);
+            send(event);
         }
+    }
+
+    /** Hands an event to the connection, counted as unwritten until it is written. */
+    private void send(String event) {
+        int length = event.length();
+        connection.send(event, new ServerSentEventConnection.EventCallback() {
+            @Override
+            public void done(ServerSentEventConnection c, String data, String event, String eventId) {
+                written(length);
+            }
+
+            @Override
+            public void failed(ServerSentEventConnection c, String data, String event, String eventId, IOException e) {
+                written(length);
+            }
+        });
+    }
+
+    private synchronized void written(int length) {
+        undelivered.written(length);
     }
 
     @Override

@@ -1,0 +1,34 @@
+package dev.bullet.rest;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How much of a slow sse-query client's results the stream holds before it gives up on the client. */
+class SseStreamTest {
+    @Test
+    void oneResultHoweverLargeGoesOutButNoMoreWhileTooMuchIsUnwritten() {
+        SseStream.Undelivered undelivered = new SseStream.Undelivered(100);
+        assertTrue(undelivered.admit(1_000), "nothing waits: a result larger than the bound still goes");
+        assertFalse(undelivered.admit(1), "the client has not read it: the next one does not");
+        undelivered.written(1_000);
+        assertTrue(undelivered.admit(60));
+        assertTrue(undelivered.admit(60), "60 wait: within the bound");
+        assertEquals(120, undelivered.chars());
+        assertFalse(undelivered.admit(1), "120 wait");
+        undelivered.written(60);
+        assertTrue(undelivered.admit(1), "the client read one");
+    }
+
+    @Test
+    void theBoundHoldsSixteenMebiCharacters() {
+        assertEquals(16L * 1024 * 1024, SseStream.MAX_UNDELIVERED_CHARS);
+    }
+
+    @Test
+    void resultsGoOnOneLine() {
+        assertEquals("{\"a\": 1,  \"b\":2}", SseStream.oneLine("{\"a\":\n1,\r\n\"b\":2}"));
+    }
+}
