@@ -29,6 +29,6 @@ class SseStreamTest {
 
     @Test
     void resultsGoOnOneLine() {
-        assertEquals("{\"a\": 1,  \"b\":2}", SseStream.oneLine("{\"a\":\n1,\r\n\"b\":2}"));
+        assertEquals("{\"a\": 1, \"b\":2}", SseStream.oneLine("{\"a\":\n1,\r\n\"b\":2}"));
     }
 }
