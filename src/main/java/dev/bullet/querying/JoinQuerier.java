@@ -448,6 +448,11 @@ public final class JoinQuerier {
         Result result = build(now, 0, true);
         Map<String, Object> m = new LinkedHashMap<>(result.meta());
         m.put("errors", errors);
+        if (m.get(settings.metaName("window")) instanceof Map<?, ?> window) { // the window's size: this result's rows
+            Map<Object, Object> w = new LinkedHashMap<>(window);
+            w.put(settings.metaName("size"), 0);
+            m.put(settings.metaName("window"), w);
+        }
         return new Result(List.of(), m, true);
     }
 

@@ -294,6 +294,8 @@ class JoinQuerierTest {
         List<BulletError> errors = (List<BulletError>) stopped.meta().get("errors");
         assertEquals(1, errors.size());
         assertTrue(errors.get(0).error().contains("more than 3 results in 1000 ms"), errors.get(0).error());
+        Map<?, ?> window = (Map<?, ?>) stopped.meta().get("window");
+        assertEquals(0, window.get("size"), "the window's size is this result's rows: " + window);
         p.send(30, rec(5));
         assertEquals(4, p.results.size(), "a stopped query emits nothing more");
     }
