@@ -30,7 +30,13 @@ public enum IndexFeature {
      * Queries whose only indexable requirement is an expression filter {@code LOWER(f) = 'x'} or {@code UPPER(f) IN
      * (...)} meet only the records whose value, folded once for all of them, is one of their literals.
      */
-    FOLDED;
+    FOLDED,
+    /**
+     * Queries whose only indexable requirement is an expression filter {@code E = literal} or {@code E IN (...)}, for an
+     * expression of the record ({@code l % 10 = 3}, {@code CAST(n AS STRING) = '5'}), meet only the records where
+     * {@code E}, evaluated once for all of them, may equal one of their literals.
+     */
+    COMPUTED;
 
     public static EnumSet<IndexFeature> all() {
         return EnumSet.allOf(IndexFeature.class);

@@ -51,6 +51,8 @@ public final class QueryIndex<Q> {
     private final RegexPrefilter<Q> regex;
     /** Queries placed by an expression filter's folded equality ({@link IndexFeature#FOLDED}); null when off. */
     private final FoldedIndex<Q> folded;
+    /** Queries placed by an expression filter's computed equality ({@link IndexFeature#COMPUTED}); null when off. */
+    private final ComputedIndex<Q> computed;
     private final TextKey probe = TextKey.probe();
 
     /** An index with every optimisation of {@link IndexFeature}. */
@@ -74,6 +76,10 @@ public final class QueryIndex<Q> {
         if (folded != null) {
             extras.add(folded);
         }
+        computed = features.contains(IndexFeature.COMPUTED) ? new ComputedIndex<>() : null;
+        if (computed != null) {
+            extras.add(computed);
+        }
     }
 
     /**
@@ -91,12 +97,23 @@ public final class QueryIndex<Q> {
      * its clauses have no place, it waits under the equality's folded literals instead of meeting every record.
      */
     public void add(Q query, Clause filter, FoldedEquality equality) {
+        add(query, filter, equality, null);
+    }
+
+    /**
+     * As above, with {@code other} what its expression filters require otherwise (null for nothing): tried after the
+     * folded equality.
+     */
+    public void add(Q query, Clause filter, FoldedEquality equality, ComputedEquality other) {
         if (place(query, filter, true) || placeWithin(query, filter)) {
             return;
         }
         if (equality != null && folded != null) {
             folded.add(query, equality);
             extraOwners.put(query, List.of(folded));
+        } else if (other != null && computed != null) {
+            computed.add(query, other);
+            extraOwners.put(query, List.of(computed));
         } else {
             scan.add(query);
         }

@@ -502,7 +502,7 @@ public final class FilterEngine {
         } else {
             unsettled.add(querier);
         }
-        index.add(querier, filter, querier.folded);
+        index.add(querier, filter, querier.folded, querier.computedEquality);
     }
 
     /** Takes an evaluator that leaves for good out of the index. */
@@ -569,7 +569,7 @@ public final class FilterEngine {
         int best = querier.bestPlacement;
         querier.placement = best != DEFAULT_PLACEMENT && index.addUnder(querier, filter, best) ? best : DEFAULT_PLACEMENT;
         if (querier.placement == DEFAULT_PLACEMENT) {
-            index.add(querier, filter, querier.folded);
+            index.add(querier, filter, querier.folded, querier.computedEquality);
         }
         querier.settled = true;
         learned.put(filter, querier.placement);

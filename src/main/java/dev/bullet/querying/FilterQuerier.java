@@ -1,6 +1,7 @@
 package dev.bullet.querying;
 
 import dev.bullet.common.Clock;
+import dev.bullet.index.ComputedEquality;
 import dev.bullet.index.FoldedEquality;
 import dev.bullet.query.Clause;
 import dev.bullet.query.FilterValue;
@@ -58,6 +59,8 @@ public final class FilterQuerier {
     private final Projector projector;
     /** What its expression filters require, for the index when its clauses have no place ({@link FoldedEqualities}). */
     final FoldedEquality folded;
+    /** What its expression filters require otherwise, for the index ({@link ComputedEqualities}). */
+    final ComputedEquality computedEquality;
     /** {@link #failure()}. */
     private FilterFailure failure;
     private final Aggregator aggregator;
@@ -153,6 +156,8 @@ public final class FilterQuerier {
                 : new TableFunctor(query.tableFunction(), evaluationClock, settings.limits());
         this.projector = new Projector(query.projection());
         this.folded = query.tableFunction() == null ? FoldedEqualities.of(query.where()) : null;
+        this.computedEquality = query.tableFunction() != null || folded != null ? null
+                : ComputedEqualities.of(query.where(), e -> Evaluators.compile(e, evaluationClock, settings.limits()));
         this.raw = query.isRaw();
         this.window = query.window();
         this.rawSize = query.aggregation().size();
