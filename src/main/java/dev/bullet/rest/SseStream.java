@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -39,8 +41,13 @@ final class SseStream implements QueryListener {
     private final List<String> pending = new ArrayList<>();
     private ServerSentEventConnection connection;
     private String lastEvent;
-    private boolean ended;
-    private boolean gone;
+    /**
+     * Set by the results' thread under the stream's lock, read without it: what Undertow's I/O thread calls back (a
+     * write done, the connection closed) never takes the stream's lock, which is held while handing Undertow an event
+     * (Undertow's own lock): one order of the two locks, no deadlock.
+     */
+    private volatile boolean ended;
+    private final AtomicBoolean gone = new AtomicBoolean();
     private final Undelivered undelivered;
 
     /** @param onClientGone called with the query id when the client disconnects before the query ended */
@@ -54,11 +61,12 @@ final class SseStream implements QueryListener {
 
     /**
      * The characters of the events handed to the connection and not yet written: whether the next may go (false when
-     * more than the bound wait, so the client reads too slowly). Not thread-safe: the stream's lock guards it.
+     * more than the bound wait, so the client reads too slowly). Admitted under the stream's lock, written off by
+     * Undertow's I/O thread without it.
      */
     static final class Undelivered {
         private final long max;
-        private long chars;
+        private final AtomicLong chars = new AtomicLong();
 
         Undelivered(long max) {
             this.max = max;
@@ -66,20 +74,20 @@ final class SseStream implements QueryListener {
 
         /** Whether an event of {@code length} may be handed over now; counts it when it may. */
         boolean admit(int length) {
-            if (chars > max) {
+            if (chars.get() > max) {
                 return false;
             }
-            chars += length;
+            chars.addAndGet(length);
             return true;
         }
 
         /** An event of {@code length} was written (or failed): no longer waiting. */
         void written(int length) {
-            chars -= length;
+            chars.addAndGet(-length);
         }
 
         long chars() {
-            return chars;
+            return chars.get();
         }
     }
 
@@ -87,7 +95,7 @@ final class SseStream implements QueryListener {
     synchronized void connected(ServerSentEventConnection opened) {
         connection = opened;
         opened.addCloseTask(closed -> clientClosed());
-        if (gone) {
+        if (gone.get()) {
             IoUtils.safeClose(opened);
             return;
         }
@@ -103,7 +111,7 @@ final class SseStream implements QueryListener {
 
     @Override
     public synchronized void onResult(String resultJson) {
-        if (gone || ended) {
+        if (gone.get() || ended) {
             return;
         }
         String event = oneLine(resultJson);
@@ -124,23 +132,19 @@ final class SseStream implements QueryListener {
         connection.send(event, new ServerSentEventConnection.EventCallback() {
             @Override
             public void done(ServerSentEventConnection c, String data, String event, String eventId) {
-                written(length);
+                undelivered.written(length); // on the I/O thread, holding Undertow's lock: not the stream's
             }
 
             @Override
             public void failed(ServerSentEventConnection c, String data, String event, String eventId, IOException e) {
-                written(length);
+                undelivered.written(length);
             }
         });
     }
 
-    private synchronized void written(int length) {
-        undelivered.written(length);
-    }
-
     @Override
     public synchronized void onEnd(Ending ending, String resultJson) {
-        if (gone || ended) {
+        if (gone.get() || ended) {
             return;
         }
         ended = true;
@@ -150,15 +154,12 @@ final class SseStream implements QueryListener {
         }
     }
 
-    /** The connection closed: if the query was still running, its client went away. */
+    /**
+     * The connection closed: if the query was still running, its client went away. Called on Undertow's I/O thread,
+     * which may hold Undertow's lock: takes no lock of the stream's.
+     */
     void clientClosed() {
-        boolean lost;
-        synchronized (this) {
-            lost = !ended && !gone;
-            gone = true;
-            pending.clear();
-        }
-        if (lost) {
+        if (gone.compareAndSet(false, true) && !ended) {
             onClientGone.accept(id);
         }
     }
