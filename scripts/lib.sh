@@ -42,7 +42,11 @@ bullet_build() {
   traps="$(trap -p INT TERM)"
   pid=""
   trap '{ [[ -n "$pid" ]] && kill "$pid" && wait "$pid"; } 2>/dev/null || true; rm -f "$log" "$log.start"; exit 130' INT TERM
-  (cd "$BULLET_HOME" && exec mvn -B -q package -DskipTests) > "$log" 2>&1 &
+  # Two scripts started at once build one after the other (two Maven builds of one target/ break the shaded jar).
+  local lock=()
+  mkdir -p "$BULLET_HOME/target"
+  command -v flock >/dev/null 2>&1 && lock=(flock "$BULLET_HOME/target/.bullet-build.lock")
+  (cd "$BULLET_HOME" && exec "${lock[@]}" mvn -B -q package -DskipTests) > "$log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
