@@ -25,7 +25,9 @@ import java.util.function.Consumer;
  * that the query is killed. A client that reads slower than its results come is treated alike: when a result arrives
  * while more than {@link #MAX_UNDELIVERED_CHARS} of the earlier ones are still unwritten, the stream closes and the
  * query is killed, so a slow reader cannot hold the service's memory (one result, however large, is always taken when
- * the earlier ones are out). Thread-safe.
+ * the earlier ones are out). Nor can many: when the streams of the service together hold more than
+ * {@link #UNDELIVERED_BUDGET} unwritten, a stream that still has some unwritten when its next result comes is closed
+ * alike. Thread-safe.
  */
 final class SseStream implements QueryListener {
     private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
@@ -33,6 +35,12 @@ final class SseStream implements QueryListener {
     private static final long CLOSE_GRACE_SECONDS = 30;
     /** Characters of results a stream may hold unwritten when the next one comes (16 Mi). */
     static final long MAX_UNDELIVERED_CHARS = 16L << 20;
+    /**
+     * Characters all the streams of this JVM may hold unwritten before a lagging one is closed: an eighth of the heap
+     * (a character is a byte in its event and about one more in the connection's buffer).
+     */
+    static final long UNDELIVERED_BUDGET = Runtime.getRuntime().maxMemory() / 8;
+    private static final AtomicLong ALL_UNDELIVERED = new AtomicLong();
 
     private final String id;
     private final long keepAliveMs;
@@ -67,27 +75,47 @@ final class SseStream implements QueryListener {
     static final class Undelivered {
         private final long max;
         private final AtomicLong chars = new AtomicLong();
+        /** The unwritten characters of every stream of the service, and how many they may be before laggers close. */
+        private final AtomicLong all;
+        private final long budget;
 
         Undelivered(long max) {
-            this.max = max;
+            this(max, ALL_UNDELIVERED, UNDELIVERED_BUDGET);
         }
 
-        /** Whether an event of {@code length} may be handed over now; counts it when it may. */
+        Undelivered(long max, AtomicLong all, long budget) {
+            this.max = max;
+            this.all = all;
+            this.budget = budget;
+        }
+
+        /**
+         * Whether an event of {@code length} may be handed over now; counts it when it may. Not when more than the
+         * stream's bound waits, nor when the service's streams together hold more than their budget and this one has
+         * anything unwritten (it lags: the streams that keep up go on).
+         */
         boolean admit(int length) {
-            if (chars.get() > max) {
+            long waiting = chars.get();
+            if (waiting > max || waiting > 0 && all.get() > budget) {
                 return false;
             }
             chars.addAndGet(length);
+            all.addAndGet(length);
             return true;
         }
 
         /** An event of {@code length} was written (or failed): no longer waiting. */
         void written(int length) {
             chars.addAndGet(-length);
+            all.addAndGet(-length);
         }
 
         long chars() {
             return chars.get();
+        }
+
+        long allChars() {
+            return all.get();
         }
     }
 
@@ -118,8 +146,9 @@ final class SseStream implements QueryListener {
         if (connection == null) {
             pending.add(event); // until the stream opens, moments after the query was accepted
         } else if (!undelivered.admit(event.length())) {
-            LOG.warn("Query {}: its sse-query client reads slower than its results come ({} characters unwritten);"
-                     + " the stream is closed and the query killed", id, undelivered.chars());
+            LOG.warn("Query {}: its sse-query client reads slower than its results come ({} characters unwritten, {} for"
+                     + " all streams); the stream is closed and the query killed", id, undelivered.chars(),
+                     undelivered.allChars());
             IoUtils.safeClose(connection); // reports the client gone: the query is killed
         } else {
             send(event);
