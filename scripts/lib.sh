@@ -42,11 +42,12 @@ bullet_build() {
   traps="$(trap -p INT TERM)"
   pid=""
   trap '{ [[ -n "$pid" ]] && kill "$pid" && wait "$pid"; } 2>/dev/null || true; rm -f "$log" "$log.start"; exit 130' INT TERM
-  # Two scripts started at once build one after the other (two Maven builds of one target/ break the shaded jar).
-  local lock=()
+  # Two scripts started at once build one after the other (two Maven builds of one target/ break the shaded jar): the
+  # subshell takes the lock on a descriptor, then becomes Maven, which holds it, so stopping $pid stops Maven.
   mkdir -p "$BULLET_HOME/target"
-  command -v flock >/dev/null 2>&1 && lock=(flock "$BULLET_HOME/target/.bullet-build.lock")
-  (cd "$BULLET_HOME" && exec "${lock[@]}" mvn -B -q package -DskipTests) > "$log" 2>&1 &
+  (cd "$BULLET_HOME" \
+     && if command -v flock >/dev/null 2>&1; then exec 9>"$BULLET_HOME/target/.bullet-build.lock"; flock 9; fi \
+     && exec mvn -B -q package -DskipTests) > "$log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
