@@ -2,7 +2,6 @@ package dev.bullet.index;
 
 import dev.bullet.query.Clause;
 import dev.bullet.record.FieldPath;
-import dev.bullet.record.LazyRecord;
 import dev.bullet.record.RawBytes;
 import dev.bullet.record.Span;
 
@@ -103,13 +102,16 @@ final class FoldedIndex<Q> implements ClauseIndex<Q> {
                 if (span == Span.MISSING) {
                     continue;
                 }
-                List<Q> hits;
-                if (span != Span.UNSURE && plainString(batch.lazy(r), span)) {
-                    int length = fold(batch.lazy(r).bytes(), Span.start(span) + 1, Span.end(span) - 1, path.upper);
-                    hits = path.byText.get(folded, 0, length, TextKey.hash(folded, 0, length), probe);
-                } else if (span != Span.UNSURE && batch.lazy(r).bytes()[Span.start(span)] != '"') {
+                byte[] data = span == Span.UNSURE ? null : batch.bytes(r);
+                int start = data == null ? 0 : Span.start(span);
+                if (data != null && data[start] != '"') {
                     continue; // a number, boolean, null, map or list: LOWER and UPPER give no string
-                } else {
+                }
+                List<Q> hits;
+                if (data != null && (batch.plainAscii(r) || RawBytes.plainAscii(data, start + 1, Span.end(span) - 1))) {
+                    int length = fold(data, start + 1, Span.end(span) - 1, path.upper);
+                    hits = path.byText.get(folded, 0, length, TextKey.hash(folded, 0, length), probe);
+                } else { // unsure, or a string with escapes or beyond ASCII: decoded
                     Object value = batch.record(r).get(path.path);
                     hits = value instanceof String s ? path.byText.get(probe.set(FoldedEquality.fold(path.upper, s)))
                                                      : null;
@@ -120,13 +122,6 @@ final class FoldedIndex<Q> implements ClauseIndex<Q> {
                 }
             }
         }
-    }
-
-    /** Whether the value at {@code span} is a string of plain ASCII without escapes: its bytes are its characters. */
-    private static boolean plainString(LazyRecord lazy, long span) {
-        byte[] data = lazy.bytes();
-        int start = Span.start(span);
-        return data[start] == '"' && (lazy.plainAscii() || RawBytes.plainAscii(data, start + 1, Span.end(span) - 1));
     }
 
     /** Folds the plain ASCII bytes {@code data[from, to)} into {@link #folded}; returns their length. */

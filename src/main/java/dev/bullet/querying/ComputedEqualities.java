@@ -14,6 +14,7 @@ import dev.bullet.querying.eval.Evaluator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -28,28 +29,42 @@ final class ComputedEqualities {
 
     /** The first conjunct's computed equality, {@code compile} making its expression's evaluator; null when none is one. */
     static ComputedEquality of(List<Expr> where, Function<Expr, Evaluator> compile) {
+        return first(where, (side, literals) -> computed(side, literals, compile));
+    }
+
+    /**
+     * The first non-null {@code make(side, literals)} over the conjuncts that compare an expression with literals:
+     * {@code side = literal} (either side first the left) and {@code side IN (literals)}, the literals' values but
+     * nulls (which equal nothing); null when there is none. A list with a member that is no literal is no such
+     * conjunct (a field's value could equal anything).
+     */
+    static <T> T first(List<Expr> where, BiFunction<Expr, List<Object>, T> make) {
         for (Expr conjunct : where) {
-            ComputedEquality equality = of(conjunct, compile);
-            if (equality != null) {
-                return equality;
+            if (!(conjunct instanceof BinaryExpr binary)) {
+                continue;
+            }
+            T found = null;
+            if (binary.op() == Op.EQUALS) {
+                found = make(binary.left(), literal(binary.right()), make);
+                if (found == null) {
+                    found = make(binary.right(), literal(binary.left()), make);
+                }
+            } else if (binary.op() == Op.IN) {
+                found = make(binary.left(), literals(binary.right()), make);
+            }
+            if (found != null) {
+                return found;
             }
         }
         return null;
     }
 
-    private static ComputedEquality of(Expr conjunct, Function<Expr, Evaluator> compile) {
-        if (!(conjunct instanceof BinaryExpr binary)) {
-            return null;
-        }
-        if (binary.op() == Op.EQUALS) {
-            ComputedEquality equality = computed(binary.left(), literal(binary.right()), compile);
-            return equality != null ? equality : computed(binary.right(), literal(binary.left()), compile);
-        }
-        return binary.op() == Op.IN ? computed(binary.left(), literals(binary.right()), compile) : null;
+    private static <T> T make(Expr side, List<Object> literals, BiFunction<Expr, List<Object>, T> make) {
+        return literals == null || literals.isEmpty() ? null : make.apply(side, literals);
     }
 
     private static ComputedEquality computed(Expr side, List<Object> literals, Function<Expr, Evaluator> compile) {
-        if (literals == null || literals.isEmpty() || side instanceof ValueExpr || !readsRecordOnly(side)) {
+        if (side instanceof ValueExpr || !readsRecordOnly(side)) {
             return null;
         }
         Evaluator evaluator = compile.apply(side);
