@@ -30,6 +30,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -212,7 +218,95 @@ class ResultDeliveryIT {
         assertEquals("after-restart", records(received.get(0)).get(0).get("kind"));
     }
 
+    @Test
+    @Order(4)
+    void aStreamWhoseClientStopsReadingIsClosedAndItsQueryKilledWhileAnotherStreamGoesOn() throws Exception {
+        try (Socket slow = new Socket()) {
+            slow.setReceiveBufferSize(4096); // before connecting: the window the server sees stays small
+            slow.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
+            slow.setSoTimeout((int) DEADLINE.toMillis());
+            byte[] body = idleQuery().getBytes(StandardCharsets.UTF_8);
+            OutputStream out = slow.getOutputStream();
+            out.write(("POST " + RestServer.SSE_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.port()
+                       + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                              .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            String head = responseHead(slow.getInputStream());
+            assertTrue(head.startsWith("HTTP/1.1 200"), head);
+            String slowId = header(head, "Bullet-Query-Id");
+
+            HttpResponse<Stream<String>> r = http.send(request(RestServer.SSE_QUERY, idleQuery()),
+                                                       BodyHandlers.ofLines());
+            assertEquals(200, r.statusCode());
+            String fastId = r.headers().firstValue("Bullet-Query-Id").orElseThrow();
+            CompletableFuture<List<Map<String, Object>>> fastEvents = CompletableFuture.supplyAsync(() -> events(r));
+
+            // the slow client reads nothing more: 256 KiB results pile up until the stream's bound (16 Mi
+            // characters unwritten, beyond what the sockets hold) closes it and kills its query
+            String large = "z".repeat(256 << 10);
+            int sent = 0;
+            try (Publisher publisher = publisher(Map.of())) {
+                while (service.running().stream().anyMatch(q -> q.id().equals(slowId))) {
+                    assertTrue(sent < 400, "the stream of a client that stopped reading was still open after " + sent
+                                           + " results of 256 KiB");
+                    sendAndWait(publisher, new PubSubMessage(slowId, result(slowId, "slow", large), null, 0,
+                                                             Delivery.whole("slow-" + sent)));
+                    sendAndWait(publisher, new PubSubMessage(fastId, result(fastId, "fast-" + sent, "f"), null, 0,
+                                                             Delivery.whole("fast-" + sent)));
+                    sent++;
+                }
+                assertTrue(sent > 40, "closed after " + sent + " results, before 16 Mi characters were unwritten");
+                sendAndWait(publisher, new PubSubMessage(fastId, result(fastId, "final", "f"), Signal.COMPLETE, 0,
+                                                         Delivery.whole("fast-final")));
+            }
+            List<Map<String, Object>> received = fastEvents.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(sent + 1, received.size(), "every result reached the client that reads");
+            assertEquals("final", records(received.get(sent)).get(0).get("kind"));
+            assertEquals(200, get(RestServer.HEALTH).statusCode());
+            assertTrue(closedAfterDraining(slow.getInputStream()), "the slow client's stream was never closed");
+        }
+    }
+
     // ---- helpers ----
+
+    /** The status line and headers of an answer read from a socket, up to the blank line. */
+    private static String responseHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                fail("the connection closed within the answer's head: " + head);
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    private static String header(String head, String name) {
+        for (String line : head.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).trim();
+            }
+        }
+        throw new AssertionError("no " + name + " header in " + head);
+    }
+
+    /** Reads what the server wrote before it closed: true at the end of the stream or a reset, false on a timeout. */
+    private static boolean closedAfterDraining(InputStream in) throws IOException {
+        byte[] buffer = new byte[1 << 16];
+        try {
+            while (in.read(buffer) >= 0) {
+                // what the server had written before it closed the stream
+            }
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (SocketException e) {
+            return true; // reset: the server closed with unread data on its side
+        }
+    }
 
     /** A query that matches nothing for two minutes: only the results this test publishes reach its client. */
     private static String idleQuery() {
