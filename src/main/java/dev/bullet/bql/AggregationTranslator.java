@@ -47,9 +47,21 @@ final class AggregationTranslator extends ClauseTranslator {
         return alias != null ? alias : e instanceof TopK ? TOP_K_DEFAULT_NAME : name(strip(e));
     }
 
+    /**
+     * The column of a TOP operand: its alias, or its name as written, parentheses kept ({@code TOP(1, (a + 1))}
+     * counts a column {@code (a + 1)}, as bullet-bql names it).
+     */
+    private String topColumnOf(Expr e) {
+        String alias = aliasOf(e);
+        return alias != null ? alias : name(e);
+    }
+
     /** Adds a column of the aggregation to the scope's new layer, and its alias when it has one. */
     private void addColumn(Scope scope, Expr e, List<String> columns) {
-        String out = columnOf(e);
+        addColumn(scope, e, columnOf(e), columns);
+    }
+
+    private void addColumn(Scope scope, Expr e, String out, List<String> columns) {
         if (columns.contains(out)) {
             error(e.pos(), "two columns are named " + out, "Give one of them another name with AS");
         }
@@ -257,8 +269,8 @@ final class AggregationTranslator extends ClauseTranslator {
         List<String> columns = new ArrayList<>();
         Operands operands = new Operands(t.operands(), "TOP(...)");
         for (Expr e : t.operands()) {
-            fields.addProperty(operands.path(e), columnOf(e));
-            addColumn(scope, e, columns);
+            fields.addProperty(operands.path(e), topColumnOf(e));
+            addColumn(scope, e, topColumnOf(e), columns);
         }
         operands.project(json);
         addColumn(scope, t, columns);

@@ -57,6 +57,9 @@ final class FilterTranslator extends ClauseTranslator {
             if (interval(e, expressions, filters)) {
                 continue;
             }
+            if (comparesWithZero(e, EXACT_CHECK_DEPTH) && expressionOnly(e, expressions, filters)) {
+                continue;
+            }
             int mark = ctx.mark();
             JsonObject c = clause(e, false, null, "WHERE");
             if (ctx.mark() != mark) {
@@ -74,7 +77,7 @@ final class FilterTranslator extends ClauseTranslator {
                 } else if (c != null) {
                     filters.add(c);
                 }
-                if (c != null && comparesTyped(e, EXACT_CHECK_DEPTH)) {
+                if (c != null && needsExactCheck(e, EXACT_CHECK_DEPTH)) {
                     exactCheck(e, expressions, filters);
                 }
             }
@@ -83,31 +86,125 @@ final class FilterTranslator extends ClauseTranslator {
     }
 
     /**
-     * Whether a condition compares a field with a number, a boolean or another field: the clauses compare a numeric
-     * string with a number by its value ({@code "70" > 65}), where bullet-core cannot compare a STRING with a LONG
-     * and drops the record, and they treat a missing field under NOT and OR in the model's two-valued way. Such a
-     * conjunct keeps its clause (which the index serves, and which holds for every record bullet-core keeps) and
-     * gets the exact expression filter as well. (Not a condition nested deeper than {@link #EXACT_CHECK_DEPTH} NOT,
-     * AND and OR: its expression could pass the query's bound on nesting where its clause, NOT pushed down, does not.)
+     * Whether the clauses of a condition may keep a record bullet-core drops, so that the conjunct keeps its clause
+     * (which the index serves, and which holds for every record bullet-core keeps) and gets the exact expression
+     * filter as well:
+     * <ul>
+     * <li>a comparison with a number or a boolean: the clauses compare a numeric string with a number by its value
+     *     ({@code "70" > 65}), where bullet-core cannot compare a STRING with a LONG and drops the record;</li>
+     * <li>a comparison of two fields: bullet-core drops a record where one is missing or of another type;</li>
+     * <li>a negation ({@code NOT}, {@code !=}, {@code NOT IN}, {@code NOT RLIKE}): bullet-core's comparison of values
+     *     it cannot compare (a boolean with a string, a map with a string) is no answer, and its negation no answer
+     *     either, where the clauses' false becomes true;</li>
+     * <li>RLIKE, SIZEIS, CONTAINSKEY and CONTAINSVALUE: bullet-core drops a value of another kind (a number under
+     *     RLIKE, a boolean or a number sought in a list of strings, a map of maps of mixed values);</li>
+     * <li>a list element ({@code l[2]}): bullet-core drops a record whose list is shorter.</li>
+     * </ul>
+     * What is left, comparisons of fields with strings, keeps the model's reading (a string cast to a numeric field's
+     * type, docs/DECISIONS.md). Not a condition nested deeper than {@link #EXACT_CHECK_DEPTH} NOT, AND and OR: its
+     * expression could pass the query's bound on nesting where its clause, NOT pushed down, does not.
      */
-    private static boolean comparesTyped(Expr e, int depth) {
+    private static boolean needsExactCheck(Expr e, int depth) {
         e = strip(e);
         if (depth == 0) {
             return false;
         }
         if (e instanceof Unary u) {
-            return comparesTyped(u.operand(), depth - 1);
+            return u.op().equals("NOT") ? shallow(u.operand(), depth - 1) : needsExactCheck(u.operand(), depth - 1);
+        }
+        if (e instanceof Call) {
+            return true;
+        }
+        if (e instanceof IsNull n) {
+            return listElement(n.operand());
         }
         if (!(e instanceof Binary b)) {
             return false;
         }
         if (b.op().equals("AND") || b.op().equals("OR")) {
-            return comparesTyped(b.left(), depth - 1) || comparesTyped(b.right(), depth - 1);
+            return needsExactCheck(b.left(), depth - 1) || needsExactCheck(b.right(), depth - 1);
         }
-        if (!Set.of("=", "!=", "<", "<=", ">", ">=", "IN").contains(b.op())) {
+        if (b.not() || b.op().equals("!=") || b.op().equals("RLIKE")) {
+            return true;
+        }
+        if (!Set.of("=", "<", "<=", ">", ">=", "IN").contains(b.op())) {
             return false;
         }
-        return typedOperand(b.left()) || typedOperand(b.right());
+        return typedOperand(b.left()) || typedOperand(b.right()) || listElement(b.left()) || listElement(b.right())
+               || strip(b.left()) instanceof Field && strip(b.right()) instanceof Field;
+    }
+
+    /** Whether a condition nests fewer than {@code depth} NOT, AND and OR. */
+    private static boolean shallow(Expr e, int depth) {
+        e = strip(e);
+        if (depth == 0) {
+            return false;
+        }
+        if (e instanceof Unary u) {
+            return shallow(u.operand(), depth - 1);
+        }
+        if (e instanceof Binary b && (b.op().equals("AND") || b.op().equals("OR"))) {
+            return shallow(b.left(), depth - 1) && shallow(b.right(), depth - 1);
+        }
+        return true;
+    }
+
+    /** A field reached through a list element ({@code l[2]}, {@code lm[0].k}). */
+    private static boolean listElement(Expr e) {
+        return strip(e) instanceof Field f && f.segments().stream().anyMatch(s -> s instanceof Integer);
+    }
+
+    /**
+     * Whether a condition compares with a numeric zero where the clause could drop a record bullet-core keeps:
+     * bullet-core orders {@code -0.0} below {@code 0} (as {@code Double.compareTo} does), where the clauses compare
+     * numbers by value. {@code d < 0}, {@code d > -0.0} and {@code d != 0} (and any zero under a NOT, which the clauses
+     * push down) answer false for a zero of the other sign, bullet-core true; {@code =}, {@code IN}, {@code <=} and
+     * {@code >=} keep a superset, which the exact expression beside them narrows. Such a conjunct is an expression
+     * filter alone.
+     */
+    private static boolean comparesWithZero(Expr e, int depth) {
+        return comparesWithZero(e, depth, false);
+    }
+
+    private static boolean comparesWithZero(Expr e, int depth, boolean negated) {
+        e = strip(e);
+        if (depth == 0) {
+            return false;
+        }
+        if (e instanceof Unary u) {
+            return comparesWithZero(u.operand(), depth - 1, negated || u.op().equals("NOT"));
+        }
+        if (!(e instanceof Binary b)) {
+            return false;
+        }
+        if (b.op().equals("AND") || b.op().equals("OR")) {
+            return comparesWithZero(b.left(), depth - 1, negated) || comparesWithZero(b.right(), depth - 1, negated);
+        }
+        boolean unsafe = negated || b.not() || Set.of("<", ">", "!=").contains(b.op());
+        return unsafe && (zero(b.left()) || zero(b.right()));
+    }
+
+    /** A numeric zero literal, or a list holding one. */
+    private static boolean zero(Expr e) {
+        e = strip(e);
+        if (e instanceof ListExpr l) {
+            return l.items().stream().anyMatch(FilterTranslator::zero);
+        }
+        return e instanceof Literal l && l.value() instanceof Number n && n.doubleValue() == 0;
+    }
+
+    /** Adds a conjunct as an expression filter alone; false, with nothing added, when it is no expression. */
+    private boolean expressionOnly(Expr e, ExprBuilder expressions, JsonArray filters) {
+        int mark = ctx.mark();
+        var built = expressions.build(e);
+        if (ctx.mark() != mark || built == null) {
+            ctx.rollBack(mark);
+            return false;
+        }
+        JsonObject filter = new JsonObject();
+        filter.add("expression", ExprJson.toJson(built));
+        filters.add(filter);
+        return true;
     }
 
     private static boolean typedOperand(Expr e) {

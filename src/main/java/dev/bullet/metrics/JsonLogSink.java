@@ -46,7 +46,7 @@ public final class JsonLogSink implements MetricsSink {
                 line.put("task", p.task());
                 line.put("name", p.name());
                 line.put("value", p.value());
-                out.write(JsonCodec.toJson(line));
+                out.write(JsonCodec.toResultJson(line));
                 out.write('\n');
             }
             out.flush();

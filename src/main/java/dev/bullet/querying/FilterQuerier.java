@@ -245,7 +245,9 @@ public final class FilterQuerier {
         if (filter instanceof Clause.Logical l && l.operation() == Operation.AND && l.clauses().size() == 1) {
             filter = l.clauses().get(0);
         }
-        return where instanceof BinaryExpr b && mirrors(filter, b.op(), b.left(), b.right());
+        // not against zero: the index compares by value, bullet-core puts -0.0 below 0 (-0.0 >= 0 is false there)
+        return where instanceof BinaryExpr b && mirrors(filter, b.op(), b.left(), b.right())
+               && ((Number) ((ValueExpr) b.right()).value()).longValue() != 0;
     }
 
     /** A whole-number literal a double holds exactly (below 2^53 in magnitude). */

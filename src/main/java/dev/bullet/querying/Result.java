@@ -22,15 +22,16 @@ public record Result(List<Map<String, Object>> records, Map<String, Object> meta
 
     /**
      * The result as JSON: {@code {"records":[...],"meta":{...}}}. Rows held as their canonical JSON ({@link RawRows})
-     * are copied as they are, which is what writing them again would give.
+     * are copied as they are, which is what writing them again would give (they hold no decimal, so no non-finite
+     * number). RFC 8259 JSON: a NaN or infinite number is written as its text.
      */
     public String toJson() {
         if (records instanceof RawRows) {
-            return "{\"records\":" + ((RawRows) records).json() + ",\"meta\":" + JsonCodec.toJson(meta) + "}";
+            return "{\"records\":" + ((RawRows) records).json() + ",\"meta\":" + JsonCodec.toResultJson(meta) + "}";
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("records", records);
         out.put("meta", meta);
-        return JsonCodec.toJson(out);
+        return JsonCodec.toResultJson(out);
     }
 }

@@ -2,17 +2,13 @@ package dev.bullet.record;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.Strictness;
 import com.google.gson.TypeAdapter;
 import com.google.gson.TypeAdapterFactory;
 import com.google.gson.reflect.TypeToken;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonWriter;
-import dev.bullet.record.RecordDecoder;
 
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,14 +17,21 @@ import java.util.Map;
 
 /**
  * The one JSON codec for results and partials: nulls are written, HTML is not escaped, numbers read back as
- * {@code Long} when integral (as records are decoded, SPEC §5), and a double or float that is NaN or infinite is
- * written as its text ({@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}): JSON has no such numbers, and a
- * result must parse as RFC 8259 JSON (a record's {@code 1e400} reads as Infinity; {@code 0.0 / 0} is NaN).
- * Thread-safe.
+ * {@code Long} when integral (as records are decoded, SPEC §5).
+ *
+ * <p>Two writers differ in a double or float that is NaN or infinite (a record's {@code 1e400} reads as Infinity;
+ * {@code 0.0 / 0} is NaN). Inside the engine ({@link #toJson}: partials, rows, keys, state) it is written as the bare
+ * {@code NaN}, {@code Infinity} or {@code -Infinity} that {@link #parse} reads back as the same number, so the Join
+ * and an outer query compare and compute with the number itself. What leaves the engine ({@link #toResultJson}:
+ * results and every REST answer) must parse as RFC 8259 JSON, which has no such numbers: there it is written as its
+ * text ({@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}). Thread-safe.
  */
 public final class JsonCodec {
     private static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping()
-                                                      .registerTypeAdapterFactory(new NonFiniteAsText()).create();
+                                                      .serializeSpecialFloatingPointValues().create();
+    private static final Gson RESULT_GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping()
+                                                             .registerTypeAdapterFactory(new NonFiniteAsText())
+                                                             .create();
 
     /** Writes a non-finite double or float as its text, any other as gson does. */
     private static final class NonFiniteAsText implements TypeAdapterFactory {
@@ -60,12 +63,19 @@ public final class JsonCodec {
     private JsonCodec() {
     }
 
+    /** The writer of what leaves the engine ({@link #toResultJson}'s). */
     public static Gson gson() {
-        return GSON;
+        return RESULT_GSON;
     }
 
+    /** JSON inside the engine: a non-finite number written bare, read back by {@link #parse} as that number. */
     public static String toJson(Object value) {
         return GSON.toJson(value);
+    }
+
+    /** JSON that leaves the engine (results, REST answers): RFC 8259, a non-finite number written as its text. */
+    public static String toResultJson(Object value) {
+        return RESULT_GSON.toJson(value);
     }
 
     /**
@@ -174,16 +184,10 @@ public final class JsonCodec {
     }
 
     /**
-     * Parses trusted JSON (our own partials and results); malformed input is a bug here, so it throws. Lenient, so
-     * that the non-finite numbers the writer emits (a record's 1e400 reads as Infinity) come back, as strings: JSON
-     * has no infinities, so a RAW result shows such a value as "Infinity" (docs/DECISIONS.md).
+     * Parses trusted JSON (our own partials and results, {@link EngineJson}); malformed input is a bug here, so it
+     * throws. The bare non-finite numbers {@link #toJson} writes come back as those numbers, strings as strings.
      */
     public static Object parse(String json) {
-        try (JsonReader reader = new JsonReader(new StringReader(json))) {
-            reader.setStrictness(Strictness.LENIENT);
-            return RecordDecoder.readAny(reader);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return EngineJson.parse(json);
     }
 }

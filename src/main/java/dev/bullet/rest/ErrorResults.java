@@ -37,6 +37,6 @@ final class ErrorResults {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("records", List.of());
         result.put("meta", meta);
-        return JsonCodec.toJson(result);
+        return JsonCodec.toResultJson(result);
     }
 }

@@ -363,7 +363,7 @@ public final class RestServer implements AutoCloseable {
             if (!validation.warnings().isEmpty()) {
                 out.put("warnings", validation.warnings());
             }
-            Replies.json(exchange, StatusCodes.OK, JsonCodec.toJson(out));
+            Replies.json(exchange, StatusCodes.OK, JsonCodec.toResultJson(out));
         }
 
         private void listQueries(HttpServerExchange exchange) {
@@ -414,7 +414,7 @@ public final class RestServer implements AutoCloseable {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("status", "UP");
                     out.put("detail", health.detail());
-                    Replies.jsonLater(exchange, StatusCodes.OK, JsonCodec.toJson(out));
+                    Replies.jsonLater(exchange, StatusCodes.OK, JsonCodec.toResultJson(out));
                 } else {
                     Replies.jsonLater(exchange, StatusCodes.SERVICE_UNAVAILABLE, ErrorResults.of(
                             "Bullet is not available: " + health.detail(),
@@ -459,7 +459,7 @@ public final class RestServer implements AutoCloseable {
         /** The Prometheus endpoint, when this process serves one (the local stack with the prometheus sink on). */
         private String consoleInfo() {
             String metrics = settings.metricsUrl();
-            return "{\"metrics\": " + (metrics == null ? "null" : JsonCodec.toJson(metrics)) + "}";
+            return "{\"metrics\": " + (metrics == null ? "null" : JsonCodec.toResultJson(metrics)) + "}";
         }
 
         private static String withoutTrailingSlash(String path) {

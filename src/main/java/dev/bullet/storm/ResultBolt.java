@@ -153,7 +153,7 @@ public class ResultBolt extends BaseRichBolt {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("records", List.of());
         result.put("meta", meta);
-        return JsonCodec.toJson(result);
+        return JsonCodec.toResultJson(result);
     }
 
     /** On the executor's thread only (from {@link Deliveries#poll}). */

@@ -82,7 +82,9 @@ class BqlTest {
         // each negated test also requires its field to be present, as BQL's unknown (null) is never true
         assertTrue(filters.contains("{\"field\":\"a\",\"operation\":\"!=\",\"values\":[null]}"), filters);
         assertTrue(filters.contains("{\"field\":\"m\",\"operation\":\"!=\",\"values\":[null]}"), filters);
-        assertEquals(2, q.getAsJsonArray("filters").size(), "the AND of the negations is the top-level list: " + filters);
+        assertEquals(3, q.getAsJsonArray("filters").size(),
+                     "the AND of the negations is the top-level list, with the exact expression beside: " + filters);
+        assertTrue(q.getAsJsonArray("filters").get(2).getAsJsonObject().has("expression"), filters);
     }
 
     @Test

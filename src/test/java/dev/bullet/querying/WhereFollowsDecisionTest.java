@@ -32,7 +32,7 @@ class WhereFollowsDecisionTest {
 
     @Test
     void aBqlIntegerRangeFollowsItsDecision() {
-        for (String where : new String[] {"l_1 > 5000", "l_1 >= 5000", "l_1 < -3", "l_1 <= 0", "l_1 > 5000000000",
+        for (String where : new String[] {"l_1 > 5000", "l_1 >= 5000", "l_1 < -3", "l_1 <= 1", "l_1 > 5000000000",
                                           "l_1 BETWEEN (10, 20)", "l_1 BETWEEN (5000000000, 5000000000)"}) {
             assertTrue(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
@@ -45,7 +45,7 @@ class WhereFollowsDecisionTest {
                                           "l_1 BETWEEN (1, 2.5)", "l_1 NOT BETWEEN (1, 2)", "m.k BETWEEN (1, 2)",
                                           "l_1 BETWEEN (1, 9007199254740993)", "l_1 BETWEEN (1, 2) AND l_2 > 3",
                                           "l_1 BETWEEN (-9007199254740992, -9007199254740992)",
-                                          "l_1 >= 1 AND l_1 <= 2"}) {
+                                          "l_1 >= 1 AND l_1 <= 2", "l_1 >= 0", "l_1 <= 0", "l_1 > 0", "l_1 < 0"}) {
             assertFalse(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
         // the JSON query: an expression that is not the clause's comparison
@@ -72,7 +72,7 @@ class WhereFollowsDecisionTest {
     void rawRowsOfDecidedRangesAreThoseOfEveryRecordTested() {
         Random r = new Random(41);
         RecordDecoder decoder = new RecordDecoder();
-        String[] wheres = {"n > 5000", "n >= 5000", "n < 0", "n <= 5000", "n > 5000000000", "n < -2",
+        String[] wheres = {"n > 5000", "n >= 5000", "n < 1", "n <= 5000", "n > 5000000000", "n < -2",
                            "n BETWEEN (0, 5000)", "n BETWEEN (-3, 5001)", "n BETWEEN (5000, 5000)",
                            // beside them, expressions that do not follow: tested on every match
                            "n > 5000.5", "s = 'w1' AND n > 5000", "n <= 5000 AND s != 'w2'", "s = 'w3'",
