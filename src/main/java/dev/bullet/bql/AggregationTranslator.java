@@ -210,6 +210,7 @@ final class AggregationTranslator extends ClauseTranslator {
         aggregation.add("fields", fields);
         JsonObject attributes = new JsonObject();
         attributes.addProperty("newName", out);
+        attributes.addProperty("groupValuesAsStrings", true);
         aggregation.add("attributes", attributes);
         json.add("aggregation", aggregation);
     }

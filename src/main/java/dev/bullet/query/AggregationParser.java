@@ -83,7 +83,7 @@ final class AggregationParser {
             case COUNT_DISTINCT:
                 requireFields(fields, "COUNT DISTINCT");
                 return new Aggregation(type, clamped, fields, List.of(),
-                                       newName(attributes, "COUNT DISTINCT"), null, null);
+                                       newName(attributes, "COUNT DISTINCT"), null, null, valuesAsStrings(attributes));
             case DISTRIBUTION:
                 return distribution(clamped, fields, attributes);
             case TOP_K:
@@ -169,7 +169,7 @@ final class AggregationParser {
         return new Aggregation(AggregationType.GROUP, size, fields, operations, null, null, null, valuesAsStrings(attributes));
     }
 
-    /** {@code "groupValuesAsStrings"} of a GROUP or TOP K: the field values as bullet-core's strings. */
+    /** {@code "groupValuesAsStrings"} of a GROUP, TOP K or COUNT DISTINCT: the field values as bullet-core's strings. */
     private boolean valuesAsStrings(JsonObject attributes) {
         JsonElement strings = attributes.get("groupValuesAsStrings");
         if (absent(strings)) {

@@ -13,8 +13,10 @@ import dev.bullet.query.Window;
 import dev.bullet.query.expr.BinaryExpr;
 import dev.bullet.query.expr.Expr;
 import dev.bullet.query.expr.FieldExpr;
+import dev.bullet.query.expr.ListExpr;
 import dev.bullet.query.expr.NAryExpr;
 import dev.bullet.query.expr.Op;
+import dev.bullet.query.expr.UnaryExpr;
 import dev.bullet.query.expr.ValueExpr;
 import dev.bullet.querying.aggregations.Aggregator;
 import dev.bullet.querying.aggregations.Aggregators;
@@ -226,7 +228,8 @@ public final class FilterQuerier {
      * beside it as an expression, which only drops what bullet-core cannot compare (a string) or cannot know (a
      * missing value); {@code WHERE f BETWEEN (10, 20)} is the interval {@code f >= 10 AND f <= 20} with BETWEEN beside
      * it, which compares as doubles, the same answer for bounds below 2^53. The index decides such a range or interval
-     * only on a number it reads exactly (never a string, never a missing value), where the two agree.
+     * only on a number it reads exactly (never a string, never a missing value), where the two agree. Likewise a
+     * negation of string literals ({@link #excludesTexts}).
      */
     static boolean whereFollowsDecision(Query query) {
         if (query.where().size() != 1) {
@@ -245,9 +248,42 @@ public final class FilterQuerier {
         if (filter instanceof Clause.Logical l && l.operation() == Operation.AND && l.clauses().size() == 1) {
             filter = l.clauses().get(0);
         }
+        if (where instanceof UnaryExpr u && u.op() == Op.NOT && u.operand() instanceof BinaryExpr b
+            && (b.op() == Op.EQUALS || b.op() == Op.IN)) {
+            return excludesTexts(filter, b.left(), b.right());
+        }
+        if (where instanceof BinaryExpr b && (b.op() == Op.NOT_EQUALS || b.op() == Op.NOT_IN)) {
+            return excludesTexts(filter, b.left(), b.right());
+        }
         // not against zero: the index compares by value, bullet-core puts -0.0 below 0 (-0.0 >= 0 is false there)
         return where instanceof BinaryExpr b && mirrors(filter, b.op(), b.left(), b.right())
                && ((Number) ((ValueExpr) b.right()).value()).longValue() != 0;
+    }
+
+    /**
+     * Whether the clause is {@code field != texts} for the expression's top-level field and string literals
+     * ({@code f != 'x'}, {@code f NOT IN ['x', 'y']}, {@code NOT (f = 'x')}): the negation index decides such a
+     * clause only on a string value that is none of the texts, where bullet-core's comparison of two strings agrees
+     * (a number, a boolean, a map or a list is tested, and bullet-core drops it).
+     */
+    private static boolean excludesTexts(Clause clause, Expr left, Expr right) {
+        if (!(left instanceof FieldExpr f) || f.key() != null || !(clause instanceof Clause.Relational r)
+            || r.operation() != Operation.NOT_EQUALS || r.field().depth() != 1 || !r.field().text().equals(f.field())) {
+            return false;
+        }
+        List<Expr> literals = right instanceof ListExpr l ? l.values() : List.of(right);
+        if (literals.isEmpty() || literals.size() != r.values().size()) {
+            return false;
+        }
+        for (int i = 0; i < literals.size(); i++) {
+            FilterValue value = r.values().get(i);
+            if (!(literals.get(i) instanceof ValueExpr v) || !(v.value() instanceof String text)
+                || value.kind() != FilterValue.Kind.VALUE || !text.equals(value.value())
+                || value.type() != null && value.type() != ValueType.STRING) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A whole-number literal a double holds exactly (below 2^53 in magnitude). */

@@ -33,7 +33,8 @@ class WhereFollowsDecisionTest {
     @Test
     void aBqlIntegerRangeFollowsItsDecision() {
         for (String where : new String[] {"l_1 > 5000", "l_1 >= 5000", "l_1 < -3", "l_1 <= 1", "l_1 > 5000000000",
-                                          "l_1 BETWEEN (10, 20)", "l_1 BETWEEN (5000000000, 5000000000)"}) {
+                                          "l_1 BETWEEN (10, 20)", "l_1 BETWEEN (5000000000, 5000000000)",
+                                          "s != 'x'", "s NOT IN ['x', 'y']", "NOT (s = 'x')", "NOT (s IN ['x'])"}) {
             assertTrue(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
     }
@@ -45,7 +46,9 @@ class WhereFollowsDecisionTest {
                                           "l_1 BETWEEN (1, 2.5)", "l_1 NOT BETWEEN (1, 2)", "m.k BETWEEN (1, 2)",
                                           "l_1 BETWEEN (1, 9007199254740993)", "l_1 BETWEEN (1, 2) AND l_2 > 3",
                                           "l_1 BETWEEN (-9007199254740992, -9007199254740992)",
-                                          "l_1 >= 1 AND l_1 <= 2", "l_1 >= 0", "l_1 <= 0", "l_1 > 0", "l_1 < 0"}) {
+                                          "l_1 >= 1 AND l_1 <= 2", "l_1 >= 0", "l_1 <= 0", "l_1 > 0", "l_1 < 0",
+                                          "m.k != 'x'", "s != 'x' AND t != 'y'", "s != 5", "NOT (s = 5)",
+                                          "NOT (s != 'x')"}) {
             assertFalse(FilterQuerier.whereFollowsDecision(bql(where)), where);
         }
         // the JSON query: an expression that is not the clause's comparison
@@ -74,6 +77,9 @@ class WhereFollowsDecisionTest {
         RecordDecoder decoder = new RecordDecoder();
         String[] wheres = {"n > 5000", "n >= 5000", "n < 1", "n <= 5000", "n > 5000000000", "n < -2",
                            "n BETWEEN (0, 5000)", "n BETWEEN (-3, 5001)", "n BETWEEN (5000, 5000)",
+                           // negations of strings, decided on a string value only: the numbers, booleans and
+                           // containers of n are tested, and the expression drops them
+                           "n != 'x'", "n NOT IN ['x', '6000']", "NOT (n = '')", "s != 'w1'",
                            // beside them, expressions that do not follow: tested on every match
                            "n > 5000.5", "s = 'w1' AND n > 5000", "n <= 5000 AND s != 'w2'", "s = 'w3'",
                            "n NOT BETWEEN (0, 5000)", "n BETWEEN (0, 5000.5)", "n >= 0 AND n < 5000",
@@ -99,7 +105,7 @@ class WhereFollowsDecisionTest {
             for (int q = 0; q < wheres.length; q++) {
                 Query query = wheres[q].startsWith("{") ? Queries.parse(wheres[q]) : Queries.parse(Bql.translate(
                         "SELECT * FROM STREAM(30000, TIME) WHERE " + wheres[q] + " LIMIT 500").query().toString());
-                assertEquals(q < 9, FilterQuerier.whereFollowsDecision(query), wheres[q]);
+                assertEquals(q < 13, FilterQuerier.whereFollowsDecision(query), wheres[q]);
                 engine.add("q" + q, query, 0L);
                 alone.add(new FilterQuerier("q" + q, query, 0L, QuerySettings.defaults()));
             }

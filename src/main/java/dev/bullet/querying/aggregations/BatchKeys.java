@@ -366,15 +366,15 @@ final class BatchKeys {
 
     /**
      * How an aggregation cuts a record's key, with the table of a batch's keys it shares with every aggregation that
-     * cuts keys alike: the fields' {@link SketchKeys} key, or bullet-core's GROUP or TOP K key of them (BQL's
-     * {@code groupValuesAsStrings}).
+     * cuts keys alike: the fields' {@link SketchKeys} key, or bullet-core's GROUP, TOP K or COUNT DISTINCT key of
+     * them (BQL's {@code groupValuesAsStrings}).
      */
     abstract static class Cut {
         /** The table's id ({@link State#table}); -1: a table of its own, numbered afresh on each call. */
         final int table;
 
         private Cut(SketchKeys.Fields fields, int kind) {
-            this.table = fields.id < 0 ? -1 : fields.id * 3 + kind;
+            this.table = fields.id < 0 ? -1 : fields.id * 4 + kind;
         }
 
         /** The record's key, or null when the record has none (it is not aggregated). */
@@ -396,6 +396,19 @@ final class BatchKeys {
                 @Override
                 String keyOf(Record record) {
                     return BulletCoreKeys.groupKey(fields.fields, order, record);
+                }
+            };
+        }
+
+        /**
+         * bullet-core's COUNT DISTINCT key: its TOP K key ({@link BulletCoreKeys#topKKey}) of the fields in their own
+         * order, in tables of its own (a TOP K's order is bullet-core's order of its field map).
+         */
+        static Cut bulletCoreDistinct(SketchKeys.Fields fields, int[] order) {
+            return new Cut(fields, 3) {
+                @Override
+                String keyOf(Record record) {
+                    return BulletCoreKeys.topKKey(fields.fields, order, record);
                 }
             };
         }

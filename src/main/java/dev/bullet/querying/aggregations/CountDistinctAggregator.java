@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * COUNT DISTINCT over the combination of {@code fields}: a DataSketches Theta sketch, exact below
@@ -36,6 +37,8 @@ final class CountDistinctAggregator implements Aggregator {
     private final SketchKeys.Fields keys;
     /** How a batch's keys are cut and numbered, shared with every keyed aggregation over the same fields. */
     private final BatchKeys.Cut cut;
+    /** For bullet-core's string keys ({@code groupValuesAsStrings}): the fields in order; null for the JSON keys. */
+    private final int[] coreOrder;
     private final String name;
     private final int entries;
     private UpdateSketch sketch;
@@ -54,7 +57,9 @@ final class CountDistinctAggregator implements Aggregator {
     CountDistinctAggregator(Aggregation aggregation, QuerySettings settings) {
         this.fields = aggregation.fields();
         this.keys = SketchKeys.fields(fields);
-        this.cut = BatchKeys.Cut.of(keys);
+        // bullet-core's key: each value's Java text, joined in the fields' order (SketchingStrategy.composeField)
+        this.coreOrder = aggregation.groupValuesAsStrings() ? IntStream.range(0, fields.size()).toArray() : null;
+        this.cut = coreOrder != null ? BatchKeys.Cut.bulletCoreDistinct(keys, coreOrder) : BatchKeys.Cut.of(keys);
         this.name = aggregation.newName();
         this.entries = settings.countDistinctEntries();
         this.capacity = Math.min(entries, MAX_KEPT_HASHES);
@@ -63,8 +68,12 @@ final class CountDistinctAggregator implements Aggregator {
 
     @Override
     public void consume(Record record) {
-        offer(SketchKeys.keyOf(keys, record));
+        offer(keyOf(record));
         empty = false;
+    }
+
+    private String keyOf(Record record) {
+        return coreOrder != null ? BulletCoreKeys.topKKey(fields, coreOrder, record) : SketchKeys.keyOf(keys, record);
     }
 
     /**
@@ -99,11 +108,11 @@ final class CountDistinctAggregator implements Aggregator {
         }
         for (long m = mask; m != 0; m &= m - 1) {
             Record record = records.get(from + Long.numberOfTrailingZeros(m));
-            byte[] key = SketchKeys.keyBytes(keys, record);
+            byte[] key = coreOrder != null ? null : SketchKeys.keyBytes(keys, record);
             if (key != null) {
                 offer(key);
             } else {
-                offer(SketchKeys.keyOf(keys, record));
+                offer(keyOf(record));
             }
         }
         empty = false;

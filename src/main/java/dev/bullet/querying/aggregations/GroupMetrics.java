@@ -241,6 +241,26 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
     }
 
     /**
+     * As {@link #foldDouble} for a value read as bullet-core reads it ({@code coerce}), whose MIN and MAX are
+     * bullet-core's operators ({@code GroupOperation.MIN}: the new value where it is {@code <} the kept one, else the
+     * kept one): a NaN never replaces a kept value nor is replaced (NaN compares false), and of {@code -0.0} and
+     * {@code 0.0} the first stays.
+     */
+    static void foldCoerced(long[] m, int at, GroupOperation.Type type, double d, long n) {
+        long kind = m[at];
+        if (kind == NONE || type != GroupOperation.Type.MIN && type != GroupOperation.Type.MAX) {
+            foldDouble(m, at, type, d, n);
+            return;
+        }
+        m[at + 2] += n;
+        double current = kind == IS_LONG ? (double) m[at + 1] : Double.longBitsToDouble(m[at + 1]);
+        if (type == GroupOperation.Type.MIN ? d < current : d > current) {
+            m[at] = IS_DOUBLE;
+            m[at + 1] = Double.doubleToRawLongBits(d);
+        }
+    }
+
+    /**
      * Folds one record's value of a field into the operation's metrics at {@code m[at, at + WIDTH)} as
      * {@link #update(Record)} does: a number, or with {@code coerce} anything {@link #coerced} reads as one; missing,
      * null, NaN and other values are skipped.
@@ -249,7 +269,7 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
         if (coerce) {
             Double d = coerced(v);
             if (d != null) {
-                foldDouble(m, at, type, d.doubleValue(), 1);
+                foldCoerced(m, at, type, d.doubleValue(), 1);
             }
         } else if (v instanceof Long) {
             foldLong(m, at, type, (Long) v, 1);
@@ -307,6 +327,8 @@ final class GroupMetrics implements UpdatableSummary<GroupMetrics.Rows> {
             long bits = other.metrics[WIDTH * i + 1];
             if (kind == IS_LONG) {
                 accumulate(i, ops.get(i).type(), bits, other.used(i));
+            } else if (kind == IS_DOUBLE && ops.get(i).coerce()) {
+                foldCoerced(metrics, WIDTH * i, ops.get(i).type(), Double.longBitsToDouble(bits), other.used(i));
             } else if (kind == IS_DOUBLE) {
                 accumulate(i, ops.get(i).type(), Double.longBitsToDouble(bits), other.used(i));
             }
