@@ -4,8 +4,11 @@
 
 const exportState = { records: [] };
 
+// A text a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first) gets a leading quote,
+// so an exported record cannot run one; numbers stay numbers.
 function csvCell(v) {
-  const s = cell(v);
+  let s = cell(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = "'" + s;
   return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 

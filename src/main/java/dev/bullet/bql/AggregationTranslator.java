@@ -20,6 +20,7 @@ import dev.bullet.query.expr.ExprJson;
 import dev.bullet.query.expr.ExprType;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -57,15 +58,14 @@ final class AggregationTranslator extends ClauseTranslator {
     }
 
     /** Adds a column of the aggregation to the scope's new layer, and its alias when it has one. */
-    private void addColumn(Scope scope, Expr e, List<String> columns) {
+    private void addColumn(Scope scope, Expr e, Set<String> columns) {
         addColumn(scope, e, columnOf(e), columns);
     }
 
-    private void addColumn(Scope scope, Expr e, String out, List<String> columns) {
-        if (columns.contains(out)) {
+    private void addColumn(Scope scope, Expr e, String out, Set<String> columns) {
+        if (!columns.add(out)) {
             error(e.pos(), "two columns are named " + out, "Give one of them another name with AS");
         }
-        columns.add(out);
         scope.column(out, e instanceof TopK ? ExprType.LONG : typeOf(e));
         if (aliasOf(e) != null) {
             scope.alias(name(strip(e)), out);
@@ -104,7 +104,7 @@ final class AggregationTranslator extends ClauseTranslator {
         Aggregate count = (Aggregate) aggregates.get(0);
         JsonObject fields = new JsonObject();
         Scope scope = new Scope();
-        List<String> columns = new ArrayList<>();
+        Set<String> columns = new HashSet<>();
         Operands operands = new Operands(q.groupBy(), "GROUP BY");
         for (Expr g : q.groupBy()) {
             fields.addProperty(operands.path(g), columnOf(g));
@@ -137,7 +137,7 @@ final class AggregationTranslator extends ClauseTranslator {
     void group(JsonObject json, JsonArray post, List<Expr> aggregates) {
         JsonObject fields = new JsonObject();
         Scope scope = new Scope();
-        List<String> columns = new ArrayList<>();
+        Set<String> columns = new HashSet<>();
         List<Expr> all = new ArrayList<>(q.groupBy());
         aggregates.stream().map(a -> ((Aggregate) a).operand()).filter(o -> o != null).forEach(all::add);
         Operands operands = new Operands(all, "GROUP BY and the aggregates");
@@ -172,7 +172,7 @@ final class AggregationTranslator extends ClauseTranslator {
     }
 
     /** The GROUP operations of the aggregates, each a column of the scope. */
-    private JsonArray groupOperations(List<Expr> aggregates, Scope scope, List<String> columns, Operands operands) {
+    private JsonArray groupOperations(List<Expr> aggregates, Scope scope, Set<String> columns, Operands operands) {
         JsonArray operations = new JsonArray();
         for (Expr a : aggregates) {
             Aggregate agg = (Aggregate) a;
@@ -201,7 +201,7 @@ final class AggregationTranslator extends ClauseTranslator {
         operands.project(json);
         String out = columnOf(cd);
         Scope scope = new Scope();
-        addColumn(scope, cd, new ArrayList<>());
+        addColumn(scope, cd, new HashSet<>());
         scope.addLayer(true);
         postAggregations.computations(post, scope);
         postAggregations.cullUnselected(post, scope);
@@ -267,7 +267,7 @@ final class AggregationTranslator extends ClauseTranslator {
         noOrderBy("TOP(...)");
         JsonObject fields = new JsonObject();
         Scope scope = new Scope();
-        List<String> columns = new ArrayList<>();
+        Set<String> columns = new HashSet<>();
         Operands operands = new Operands(t.operands(), "TOP(...)");
         for (Expr e : t.operands()) {
             fields.addProperty(operands.path(e), topColumnOf(e));

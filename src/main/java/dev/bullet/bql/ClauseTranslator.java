@@ -15,8 +15,10 @@ import dev.bullet.bql.BqlAst.Unsupported;
 import dev.bullet.query.expr.ExprType;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -86,15 +88,22 @@ abstract class ClauseTranslator {
      * the aggregates).
      */
     final String aliasOf(Expr e) {
-        String n = name(strip(e));
-        for (SelectItem item : q.select()) {
-            if (item.expr() != null && item.alias() != null && name(strip(item.expr())).equals(n)
-                && (!item.alias().equals(n) || item.expr() instanceof TopK)) {
-                return item.alias();
+        if (aliases == null) { // once a query: a wide SELECT asks for every item's alias
+            aliases = new HashMap<>();
+            for (SelectItem item : q.select()) {
+                if (item.expr() != null && item.alias() != null) {
+                    String n = name(strip(item.expr()));
+                    if (!item.alias().equals(n) || item.expr() instanceof TopK) {
+                        aliases.putIfAbsent(n, item.alias());
+                    }
+                }
             }
         }
-        return null;
+        return aliases.get(name(strip(e)));
     }
+
+    /** {@link #aliasOf} by the expression's name: the first item of that name with another alias. */
+    private Map<String, String> aliases;
 
     /** The column bullet-bql names a select item's expression: its alias or its name. */
     final String outputOf(SelectItem item) {

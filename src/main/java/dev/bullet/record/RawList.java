@@ -8,7 +8,20 @@ import java.util.RandomAccess;
  * A JSON array of a record read in place: the list gson's full decode would give, with each element decoded the first
  * time it is read (inner objects and arrays as views again, see {@link RawMap}). Read-only; not thread-safe.
  */
-final class RawList extends AbstractList<Object> implements RandomAccess {
+final class RawList extends AbstractList<Object> implements RandomAccess, TypeMemo {
+    /** {@link TypeMemo}: what a reader made of the members' types. */
+    private Object typeMemo;
+
+    @Override
+    public Object typeMemo() {
+        return typeMemo;
+    }
+
+    @Override
+    public void typeMemo(Object type) {
+        typeMemo = type;
+    }
+
     private static final Object UNREAD = new Object();
 
     private final byte[] data;

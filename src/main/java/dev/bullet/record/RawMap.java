@@ -18,7 +18,20 @@ import java.util.Set;
  * time it is read, inner objects and arrays as views again. So {@code m.k} or {@code CONTAINSKEY} on a record's
  * map costs a walk over a few bytes, not a {@code LinkedHashMap}. Read-only; not thread-safe (records are not).
  */
-final class RawMap extends AbstractMap<String, Object> {
+final class RawMap extends AbstractMap<String, Object> implements TypeMemo {
+    /** {@link TypeMemo}: what a reader made of the members' types. */
+    private Object typeMemo;
+
+    @Override
+    public Object typeMemo() {
+        return typeMemo;
+    }
+
+    @Override
+    public void typeMemo(Object type) {
+        typeMemo = type;
+    }
+
     private static final Object UNREAD = new Object();
     /** Up to this many entries, keys are found by comparing hashes pairwise; above, through a table of entries. */
     private static final int PAIRWISE = 16;

@@ -324,7 +324,13 @@ public final class QueryService implements AutoCloseable {
      */
     public Submission submit(Reserved reserved, String body, Mode mode, Function<String, QueryListener> listenerFactory) {
         Slot slot = reserved.slot;
-        Submission submission = parseAndSubmit(slot, body, mode, listenerFactory);
+        Submission submission;
+        try {
+            submission = parseAndSubmit(slot, body, mode, listenerFactory);
+        } catch (RuntimeException | Error e) {
+            slot.abandon(); // a no-op once a query holds it
+            throw e;
+        }
         if (submission instanceof Refused) {
             slot.abandon();
         }

@@ -349,21 +349,24 @@ public final class RestServer implements AutoCloseable {
             }
         }
 
+        /** Parsing and translating a large query takes a while: on a worker, as submitting does, not the I/O thread. */
         private void validateQuery(HttpServerExchange exchange, String body) {
-            Validation validation = service.validate(body);
-            if (!validation.valid()) {
-                Replies.json(exchange, StatusCodes.BAD_REQUEST, ErrorResults.of(validation.errors()));
-                return;
-            }
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("valid", true);
-            if (validation.jsonForm() != null) {
-                out.put("query", validation.jsonForm());
-            }
-            if (!validation.warnings().isEmpty()) {
-                out.put("warnings", validation.warnings());
-            }
-            Replies.json(exchange, StatusCodes.OK, JsonCodec.toResultJson(out));
+            onWorker(exchange, () -> {
+                Validation validation = service.validate(body);
+                if (!validation.valid()) {
+                    Replies.jsonLater(exchange, StatusCodes.BAD_REQUEST, ErrorResults.of(validation.errors()));
+                    return;
+                }
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("valid", true);
+                if (validation.jsonForm() != null) {
+                    out.put("query", validation.jsonForm());
+                }
+                if (!validation.warnings().isEmpty()) {
+                    out.put("warnings", validation.warnings());
+                }
+                Replies.jsonLater(exchange, StatusCodes.OK, JsonCodec.toResultJson(out));
+            });
         }
 
         private void listQueries(HttpServerExchange exchange) {
@@ -446,11 +449,16 @@ public final class RestServer implements AutoCloseable {
          * Runs work that may wait for Kafka on a worker thread. The exchange stays open until a reply is sent
          * (called from an IO-thread callback, within Undertow's handler call).
          */
+        /**
+         * Runs the work on a worker thread; whatever it throws (a bug, a class missing from a jar replaced under the
+         * running service, memory running out) answers the client with an internal error rather than leaving it
+         * waiting.
+         */
         private static void onWorker(HttpServerExchange exchange, Runnable work) {
             exchange.dispatch(exchange.getConnection().getWorker(), () -> {
                 try {
                     work.run();
-                } catch (RuntimeException | StackOverflowError | AssertionError e) {
+                } catch (Throwable e) {
                     Replies.internalError(exchange, e);
                 }
             });

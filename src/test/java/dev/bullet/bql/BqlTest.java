@@ -9,12 +9,14 @@ import dev.bullet.query.QuerySettings;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,6 +75,28 @@ class BqlTest {
         JsonObject q = Bql.translate("select Id as \"the id\", count from stream() where Id == 'x' limit 1;").query();
         assertEquals("{\"Id\":\"the id\",\"count\":\"count\"}", q.getAsJsonObject("projection").get("fields").toString());
         assertEquals("Id", q.getAsJsonArray("filters").get(0).getAsJsonObject().get("field").getAsString());
+    }
+
+    /**
+     * A SELECT or GROUP BY of 100,000 columns (a body under the REST service's 1 MiB) translates in linear time: each
+     * item's alias and each column's name were looked up among all the others, 17 s for 60,000 grouped columns.
+     */
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void aWideSelectTranslatesInLinearTime() {
+        int n = 100_000;
+        StringBuilder select = new StringBuilder("SELECT ");
+        StringBuilder grouped = new StringBuilder("SELECT ");
+        StringBuilder by = new StringBuilder(" FROM STREAM() GROUP BY ");
+        for (int i = 0; i < n; i++) {
+            select.append(i > 0 ? "," : "").append('a').append(i).append(i % 3 == 0 ? " AS b" + i : "");
+            grouped.append('a').append(i).append(", ");
+            by.append(i > 0 ? "," : "").append('a').append(i);
+        }
+        assertTrue(Bql.translate(select.append(" FROM STREAM()").toString()).isValid());
+        Bql.Translation group = Bql.translate(grouped.append("COUNT(*)").append(by).toString());
+        assertTrue(group.isValid(), group.errors().toString());
+        assertEquals(n, group.query().getAsJsonObject("aggregation").getAsJsonObject("fields").size());
     }
 
     @Test

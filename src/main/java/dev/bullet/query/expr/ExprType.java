@@ -1,5 +1,7 @@
 package dev.bullet.query.expr;
 
+import dev.bullet.record.TypeMemo;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -131,14 +133,22 @@ public enum ExprType {
         if (value instanceof Double) {
             return DOUBLE;
         }
+        if (value instanceof TypeMemo memo && memo.typeMemo() instanceof ExprType known) {
+            return known; // a view over a record's bytes, typed already for another query
+        }
+        ExprType type;
         if (value instanceof Map<?, ?> map) {
             ExprType member = map.isEmpty() || !hasStringKeys(map) ? UNKNOWN : memberType(map.values());
-            return container(true, member);
+            type = container(true, member);
+        } else if (value instanceof List<?> list) {
+            type = container(false, list.isEmpty() ? UNKNOWN : memberType(list));
+        } else {
+            return UNKNOWN;
         }
-        if (value instanceof List<?> list) {
-            return container(false, list.isEmpty() ? UNKNOWN : memberType(list));
+        if (value instanceof TypeMemo memo) {
+            memo.typeMemo(type);
         }
-        return UNKNOWN;
+        return type;
     }
 
     private static boolean hasStringKeys(Map<?, ?> map) {
