@@ -29,21 +29,21 @@ final class WindowParser {
                   "Write \"window\": {\"emit\": {\"type\": \"TIME\", \"every\": 5000}}");
             return null;
         }
+        // every part is checked, so that every problem is listed; the parts' combination only once each is valid
         JsonObject emit = e.getAsJsonObject().getAsJsonObject("emit");
         String emitType = upper(emit.get("type"));
+        boolean valid = true;
         if (!emitType.equals("TIME") && !emitType.equals("RECORD")) {
             problems.error("window.emit.type must be TIME or RECORD, got " + describe(emit.get("type")), "Use \"TIME\" or \"RECORD\"");
-            return null;
+            valid = false;
         }
         Long every = problems.wholeNumber(emit.get("every"), "window.emit.every");
-        if (every == null) {
-            return null;
-        }
-        if (every <= 0) {
+        if (every != null && every <= 0) {
             problems.error("window.emit.every must be positive, got " + every, "Give a positive number of "
-                  + (emitType.equals("TIME") ? "milliseconds" : "records"));
-            return null;
+                  + (emitType.equals("RECORD") ? "records" : "milliseconds"));
+            every = null;
         }
+        valid &= every != null;
         JsonElement includeElement = e.getAsJsonObject().get("include");
         String includeType = null;
         Long first = null;
@@ -51,21 +51,28 @@ final class WindowParser {
             if (!includeElement.isJsonObject()) {
                 problems.error("window.include must be an object, got " + describe(includeElement),
                       "Write \"include\": {\"type\": \"ALL\"} or {\"type\": \"TIME\", \"first\": 5000}");
-                return null;
-            }
-            JsonObject include = includeElement.getAsJsonObject();
-            includeType = upper(include.get("type"));
-            if (!Set.of("TIME", "RECORD", "ALL").contains(includeType)) {
-                problems.error("window.include.type must be TIME, RECORD or ALL, got " + describe(include.get("type")),
-                      "Use \"TIME\", \"RECORD\" or \"ALL\"");
-                return null;
-            }
-            if (!includeType.equals("ALL") && !absent(include.get("first"))) {
-                first = problems.wholeNumber(include.get("first"), "window.include.first");
-                if (first == null) {
-                    return null;
+                valid = false;
+            } else {
+                JsonObject include = includeElement.getAsJsonObject();
+                includeType = upper(include.get("type"));
+                if (!Set.of("TIME", "RECORD", "ALL").contains(includeType)) {
+                    problems.error("window.include.type must be TIME, RECORD or ALL, got " + describe(include.get("type")),
+                          "Use \"TIME\", \"RECORD\" or \"ALL\"");
+                    valid = false;
+                }
+                if (!includeType.equals("ALL") && !absent(include.get("first"))) {
+                    first = problems.wholeNumber(include.get("first"), "window.include.first");
+                    valid &= first != null;
                 }
             }
+        }
+        if (emitType.equals("RECORD") && aggregation != null && aggregation.type() != AggregationType.RAW) {
+            problems.error("RECORD windows are only supported for RAW queries, not " + aggregation.type().name().replace('_', ' '),
+                  "Use a TIME window, or a RAW aggregation");
+            valid = false;
+        }
+        if (!valid) {
+            return null;
         }
         if (emitType.equals("RECORD")) {
             if (includeType != null && !includeType.equals("RECORD")) {
@@ -76,11 +83,6 @@ final class WindowParser {
             if (first != null && !first.equals(every)) {
                 problems.error("window.include.first (" + first + ") must equal window.emit.every (" + every + ") for RECORD windows",
                       "Set both to " + every);
-                return null;
-            }
-            if (aggregation != null && aggregation.type() != AggregationType.RAW) {
-                problems.error("RECORD windows are only supported for RAW queries, not " + aggregation.type().name().replace('_', ' '),
-                      "Use a TIME window, or a RAW aggregation");
                 return null;
             }
             if (every > settings.rawMaxSize()) {

@@ -204,6 +204,22 @@ class QueryParserTest {
         assertFalse(sliding.isTimeBased());
     }
 
+    @Test
+    void everyProblemOfAWindowIsListed() {
+        List<BulletError> errors = errors("{\"window\": {\"emit\": {\"type\": \"BOGUS\", \"every\": \"x\"},"
+                                          + " \"include\": {\"type\": \"NOPE\", \"first\": \"y\"}}}");
+        String all = String.join("; ", messages(errors));
+        assertEquals(4, errors.size(), all);
+        for (String part : List.of("window.emit.type", "window.emit.every", "window.include.type", "window.include.first")) {
+            assertTrue(all.contains(part), part + " in " + all);
+        }
+        errors = errors("{\"aggregation\": {\"type\": \"GROUP\", \"fields\": {\"a\": \"a\"}},"
+                        + " \"window\": {\"emit\": {\"type\": \"RECORD\", \"every\": 0}}}");
+        all = String.join("; ", messages(errors));
+        assertEquals(2, errors.size(), all);
+        assertTrue(all.contains("must be positive") && all.contains("only supported for RAW"), all);
+    }
+
     // --------------------------------------------------------------------------------------- clamping
 
     @Test

@@ -176,8 +176,9 @@ class ConsoleToolsIT {
             assertEquals("s_00,COUNT(*)", csv.get(0));
             assertTrue(csv.size() > 2, csv.toString());
             // a value a spreadsheet would run as a formula is exported as text; a negative number stays a number
-            assertEquals("f,n,t\r\n'=1+1,-5,\"'-x,y\"\r\n'@a,3,'+b\r\n", ((JavascriptExecutor) browser).executeScript(
-                    "return toCsv([{f: '=1+1', n: -5, t: '-x,y'}, {f: '@a', n: 3, t: '+b'}])"));
+            Object formulas = ((JavascriptExecutor) browser).executeScript(
+                    "return toCsv([{f: '=1+1', n: -5, t: '-x,y'}, {f: '@a', n: 3, t: '+b'}])");
+            assertEquals("f,n,t|'=1+1,-5,\"'-x,y\"|'@a,3,'+b|", String.valueOf(formulas).replaceAll("\r?\n", "|"));
 
             // save it, reload, find it in the saved queries and the history with its last result
             browser.findElement(By.id("save-name")).sendKeys("kinds");
