@@ -145,7 +145,14 @@ public final class QueryParser {
     private Result build(JsonObject json, boolean outer) {
         Problems problems = new Problems();
         for (String key : json.keySet()) {
-            if (!TOP_LEVEL.contains(key)) {
+            if (key.equals("query") && !outer) {
+                // {"query": "..."} is BQL wrapped in JSON, and only when it is the object's one member, a string
+                problems.error("\"query\" must be the body's only member, a string of BQL, got "
+                               + (json.size() == 1 ? describe(json.get(key)) : "it beside " + (json.size() - 1)
+                                  + " other member(s)"),
+                               "Send {\"query\": \"SELECT ... FROM STREAM(...)\"} alone, or the query's JSON form"
+                               + " without \"query\"");
+            } else if (!TOP_LEVEL.contains(key)) {
                 problems.error("Unknown query member \"" + key + "\"",
                                "Remove it, or use one of: " + String.join(", ", new TreeSet<>(TOP_LEVEL)));
             } else if (outer && NOT_IN_OUTER.contains(key)) {

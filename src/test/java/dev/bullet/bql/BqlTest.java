@@ -152,7 +152,10 @@ class BqlTest {
         assertFalse(Bql.looksLikeBql("[1]"));
         assertTrue(Bql.looksLikeBql("\n select * from stream()"));
         assertTrue(parser.parse("{\"query\": \"SELECT * FROM STREAM()\", \"duration\": 5}").errors().get(0).error()
-                         .contains("Unknown query member \"query\""), "a query member among others is not the BQL wrapper");
+                         .contains("\"query\" must be the body's only member, a string of BQL, got it beside 1 other"),
+                   "a query member among others is not the BQL wrapper");
+        assertTrue(parser.parse("{\"query\": 5}").errors().get(0).error()
+                         .contains("\"query\" must be the body's only member, a string of BQL, got the number 5"));
     }
 
     /** Deep nesting is a clear error naming bullet.query.max.depth, never a stack overflow; long AND/OR chains are fine. */
