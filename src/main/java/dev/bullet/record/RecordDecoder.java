@@ -148,9 +148,4 @@ public final class RecordDecoder {
         }
         return Double.parseDouble(literal);
     }
-
-    /** Reads one JSON value of any kind, with the same number rules as records. */
-    public static Object readAny(JsonReader reader) throws IOException {
-        return readValue(reader);
-    }
 }

@@ -64,7 +64,7 @@ class EngineJsonTest {
     private static Object gson(String json) throws IOException {
         try (JsonReader reader = new JsonReader(new StringReader(json))) {
             reader.setStrictness(Strictness.LENIENT);
-            return RecordDecoder.readAny(reader);
+            return RecordDecoder.readValue(reader);
         }
     }
 

@@ -59,6 +59,30 @@ final class RawHttp {
         }
     }
 
+    /**
+     * Writes a POST of a JSON body on a connection the caller keeps open (no {@code Connection: close}): for a client
+     * that goes on to read slowly, or not at all, or that goes away.
+     */
+    static void post(OutputStream out, int port, String path, byte[] body) throws IOException {
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json"
+                   + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+    }
+
+    /** An answer's status line and headers, read up to the blank line; its body (empty here) is left unread. */
+    static Answer head(InputStream in) throws IOException {
+        StringBuilder text = new StringBuilder();
+        while (text.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                return new Answer(-1, List.of(), "closed within the head: " + text);
+            }
+            text.append((char) b);
+        }
+        return parse(text.toString());
+    }
+
     static Answer send(int port, String head, String body) throws IOException {
         return send(port, head.getBytes(StandardCharsets.UTF_8), body.getBytes(StandardCharsets.UTF_8));
     }
@@ -69,7 +93,10 @@ final class RawHttp {
         for (int n; (n = in.read(buffer)) >= 0; ) {
             all.write(buffer, 0, n);
         }
-        String text = all.toString(StandardCharsets.ISO_8859_1);
+        return parse(all.toString(StandardCharsets.ISO_8859_1));
+    }
+
+    private static Answer parse(String text) {
         int end = text.indexOf("\r\n\r\n");
         if (!text.startsWith("HTTP/1.1 ") || end < 0) {
             return new Answer(-1, List.of(), text);

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -166,13 +165,8 @@ class RestTlsIT {
         HttpClient a = client("team-a");
         SSLSocket socket = (SSLSocket) context("team-a").getSocketFactory().createSocket("127.0.0.1", mtls.port());
         socket.startHandshake();
-        byte[] body = LONG.getBytes(StandardCharsets.UTF_8);
-        OutputStream out = socket.getOutputStream();
-        out.write(("POST " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:" + mtls.port()
-                   + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                          .getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
+        RawHttp.post(socket.getOutputStream(), mtls.port(), RestServer.HTTP_QUERY,
+                     LONG.getBytes(StandardCharsets.UTF_8));
         awaitCondition(() -> !listed(a).isEmpty(), DEADLINE, "the query was never listed");
         long closed = System.nanoTime();
         socket.close();

@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -58,6 +57,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -225,16 +225,12 @@ class ResultDeliveryIT {
             slow.setReceiveBufferSize(4096); // before connecting: the window the server sees stays small
             slow.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
             slow.setSoTimeout((int) DEADLINE.toMillis());
-            byte[] body = idleQuery().getBytes(StandardCharsets.UTF_8);
-            OutputStream out = slow.getOutputStream();
-            out.write(("POST " + RestServer.SSE_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.port()
-                       + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                              .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            String head = responseHead(slow.getInputStream());
-            assertTrue(head.startsWith("HTTP/1.1 200"), head);
-            String slowId = header(head, "Bullet-Query-Id");
+            RawHttp.post(slow.getOutputStream(), server.port(), RestServer.SSE_QUERY,
+                         idleQuery().getBytes(StandardCharsets.UTF_8));
+            RawHttp.Answer head = RawHttp.head(slow.getInputStream());
+            assertEquals(200, head.status(), head.toString());
+            String slowId = head.header("Bullet-Query-Id");
+            assertNotNull(slowId, head.toString());
 
             HttpResponse<Stream<String>> r = http.send(request(RestServer.SSE_QUERY, idleQuery()),
                                                        BodyHandlers.ofLines());
@@ -269,29 +265,6 @@ class ResultDeliveryIT {
     }
 
     // ---- helpers ----
-
-    /** The status line and headers of an answer read from a socket, up to the blank line. */
-    private static String responseHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                fail("the connection closed within the answer's head: " + head);
-            }
-            head.append((char) b);
-        }
-        return head.toString();
-    }
-
-    private static String header(String head, String name) {
-        for (String line : head.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                return line.substring(colon + 1).trim();
-            }
-        }
-        throw new AssertionError("no " + name + " header in " + head);
-    }
 
     /** Reads what the server wrote before it closed: true at the end of the stream or a reset, false on a timeout. */
     private static boolean closedAfterDraining(InputStream in) throws IOException {
