@@ -245,12 +245,17 @@ public final class RestServer implements AutoCloseable {
             BodyReader.read(exchange, settings.maxBodyBytes(), settings.requestTimeoutMs(), handler);
         }
 
-        /** True if the method is the allowed one; else answers 405 with an {@code Allow} header. */
+        /**
+         * True if the method is the allowed one, or HEAD where GET is (the answer's head alone: Undertow drops a HEAD
+         * answer's body and keeps its length); else answers 405 with an {@code Allow} header.
+         */
         private static boolean allow(HttpServerExchange exchange, HttpString method) {
-            if (exchange.getRequestMethod().equals(method)) {
+            HttpString asked = exchange.getRequestMethod();
+            boolean get = method.equals(Methods.GET);
+            if (asked.equals(method) || get && asked.equals(Methods.HEAD)) {
                 return true;
             }
-            exchange.getResponseHeaders().put(Headers.ALLOW, method.toString());
+            exchange.getResponseHeaders().put(Headers.ALLOW, get ? "GET, HEAD" : method.toString());
             Replies.json(exchange, StatusCodes.METHOD_NOT_ALLOWED, ErrorResults.of(
                     "Method " + exchange.getRequestMethod() + " is not allowed on " + exchange.getRequestPath(),
                     "Use " + method + " " + exchange.getRequestPath(), ENDPOINTS));

@@ -372,8 +372,26 @@ class RestServiceIT {
         assertEquals(405, wrong.statusCode());
         assertEquals("POST", wrong.headers().firstValue("Allow").orElse(""));
         assertTrue(errorMessages(wrong).get(0).contains("GET"));
-        assertEquals(405, post(server, RestServer.HEALTH, "{}").statusCode());
+        HttpResponse<String> postToHealth = post(server, RestServer.HEALTH, "{}");
+        assertEquals(405, postToHealth.statusCode());
+        assertEquals("GET, HEAD", postToHealth.headers().firstValue("Allow").orElse(""));
         assertEquals(405, get(server, RestServer.QUERIES + "/some-id").statusCode());
+    }
+
+    @Test
+    void headAnswersWhereGetDoesWithTheHeadAlone() {
+        for (String path : List.of(RestServer.HEALTH, RestServer.SCHEMA, RestServer.QUERIES)) {
+            HttpResponse<String> full = get(server, path);
+            HttpResponse<String> head = send(server, HttpRequest.newBuilder(uri(server, path))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+            assertEquals(full.statusCode(), head.statusCode(), path);
+            assertEquals("", head.body(), path);
+            assertEquals(full.headers().firstValue("Content-Type"), head.headers().firstValue("Content-Type"), path);
+        }
+        HttpResponse<String> headOfAPost = send(server, HttpRequest.newBuilder(uri(server, RestServer.HTTP_QUERY))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertEquals(405, headOfAPost.statusCode());
+        assertEquals("POST", headOfAPost.headers().firstValue("Allow").orElse(""));
     }
 
     @Test
