@@ -120,6 +120,25 @@ final class RawJson {
         }
     }
 
+    /** The {@link TypeMemo#memberKind} of the value in {@code [start, end)} of a container without escapes. */
+    static int kind(byte[] data, int start, int end) {
+        switch (data[start]) {
+            case '"':
+                return TypeMemo.STRING_MEMBER;
+            case '{':
+            case '[':
+                return TypeMemo.CONTAINER_MEMBER;
+            case 't':
+            case 'f':
+                return TypeMemo.BOOLEAN_MEMBER;
+            case 'n':
+                return TypeMemo.NULL_MEMBER;
+            default:
+                return integral(data, start, end) != NOT_INTEGRAL || number(data, start, end) instanceof Long
+                       ? TypeMemo.LONG_MEMBER : TypeMemo.DOUBLE_MEMBER;
+        }
+    }
+
     /** {@link #integral}: the number is not an integer of at most 18 digits. */
     static final long NOT_INTEGRAL = Long.MIN_VALUE;
 

@@ -22,6 +22,22 @@ final class RawList extends AbstractList<Object> implements RandomAccess, TypeMe
         typeMemo = type;
     }
 
+    @Override
+    public int memberCount() {
+        return size();
+    }
+
+    @Override
+    public int memberKind(int i) {
+        index();
+        return RawJson.kind(data, spans[i * 2], spans[i * 2 + 1]);
+    }
+
+    @Override
+    public Object member(int i) {
+        return get(i);
+    }
+
     private static final Object UNREAD = new Object();
 
     private final byte[] data;

@@ -32,6 +32,22 @@ final class RawMap extends AbstractMap<String, Object> implements TypeMemo {
         typeMemo = type;
     }
 
+    @Override
+    public int memberCount() {
+        return size();
+    }
+
+    @Override
+    public int memberKind(int i) {
+        index();
+        return RawJson.kind(data, spans[i * 4 + 2], spans[i * 4 + 3]);
+    }
+
+    @Override
+    public Object member(int i) {
+        return valueAt(i);
+    }
+
     private static final Object UNREAD = new Object();
     /** Up to this many entries, keys are found by comparing hashes pairwise; above, through a table of entries. */
     private static final int PAIRWISE = 16;

@@ -137,7 +137,9 @@ public enum ExprType {
             return known; // a view over a record's bytes, typed already for another query
         }
         ExprType type;
-        if (value instanceof Map<?, ?> map) {
+        if (value instanceof TypeMemo memo) { // a view over a record's bytes: its members typed from their bytes
+            type = container(value instanceof Map, memo.memberCount() == 0 ? UNKNOWN : memberType(memo));
+        } else if (value instanceof Map<?, ?> map) {
             ExprType member = map.isEmpty() || !hasStringKeys(map) ? UNKNOWN : memberType(map.values());
             type = container(true, member);
         } else if (value instanceof List<?> list) {
@@ -162,13 +164,38 @@ public enum ExprType {
 
     /** The one type of the non-null members; UNKNOWN_MAP when they are maps of several types, else UNKNOWN. */
     private static ExprType memberType(Collection<?> members) {
-        ExprType found = null;
-        boolean several = false;
-        boolean allMaps = true;
+        MemberTypes types = new MemberTypes();
         for (Object member : members) {
-            ExprType type = of(member);
+            types.add(of(member));
+        }
+        return types.result();
+    }
+
+    /** {@link #memberType(Collection)} of a view's members, each typed from its bytes, containers read as views. */
+    private static ExprType memberType(TypeMemo view) {
+        MemberTypes types = new MemberTypes();
+        for (int i = 0, n = view.memberCount(); i < n; i++) {
+            types.add(switch (view.memberKind(i)) {
+                case TypeMemo.NULL_MEMBER -> NULL;
+                case TypeMemo.STRING_MEMBER -> STRING;
+                case TypeMemo.BOOLEAN_MEMBER -> BOOLEAN;
+                case TypeMemo.LONG_MEMBER -> LONG;
+                case TypeMemo.DOUBLE_MEMBER -> DOUBLE;
+                default -> of(view.member(i));
+            });
+        }
+        return types.result();
+    }
+
+    /** The types of a container's members, folded as they come. */
+    private static final class MemberTypes {
+        private ExprType found;
+        private boolean several;
+        private boolean allMaps = true;
+
+        void add(ExprType type) {
             if (type == NULL) {
-                continue;
+                return;
             }
             allMaps &= type.isMap();
             if (found == null) {
@@ -177,13 +204,16 @@ public enum ExprType {
                 several = true;
             }
         }
-        if (found == null) {
-            return UNKNOWN;
+
+        ExprType result() {
+            if (found == null) {
+                return UNKNOWN;
+            }
+            if (several) {
+                return allMaps ? UNKNOWN_MAP : UNKNOWN;
+            }
+            return found;
         }
-        if (several) {
-            return allMaps ? UNKNOWN_MAP : UNKNOWN;
-        }
-        return found;
     }
 
     private static ExprType container(boolean map, ExprType member) {
