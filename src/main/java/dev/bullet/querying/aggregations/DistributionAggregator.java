@@ -89,6 +89,9 @@ final class DistributionAggregator implements Aggregator {
             return rows;
         }
         double[] points = points(result);
+        if (points == null) {
+            return rows;
+        }
         if (spec.type() == DistributionSpec.Type.QUANTILE) {
             double[] values = result.getQuantiles(points, CRITERIA);
             for (int i = 0; i < points.length; i++) {
@@ -119,6 +122,12 @@ final class DistributionAggregator implements Aggregator {
         return rows;
     }
 
+    /**
+     * The split points: the query's own, or {@code numberOfPoints} spread evenly over [0, 1] for quantiles and over the
+     * data's range otherwise. Null when the points would be spread by a step that is not finite (an infinite value at
+     * one end, or a range wider than a double holds): bullet-core's points are then NaN or repeated infinities, which
+     * its sketch refuses, and its answer has no rows. One point (one value seen, or one asked for) may be infinite.
+     */
     private double[] points(DoublesSketch result) {
         if (spec.points() != null) {
             return spec.points();
@@ -131,6 +140,9 @@ final class DistributionAggregator implements Aggregator {
             return new double[] {round(start)};
         }
         double increment = (end - start) / (count - 1);
+        if (!Double.isFinite(increment)) {
+            return null;
+        }
         double[] points = new double[count];
         for (int i = 0; i < count; i++) {
             points[i] = round(i == count - 1 ? end : start + i * increment);
@@ -138,8 +150,10 @@ final class DistributionAggregator implements Aggregator {
         return Arrays.stream(points).distinct().toArray();
     }
 
+    /** The value rounded to the setting's places; an infinite one as it is (one infinite point is a valid one). */
     private double round(double value) {
-        return BigDecimal.valueOf(value).setScale(rounding, RoundingMode.HALF_UP).doubleValue();
+        return Double.isFinite(value) ? BigDecimal.valueOf(value).setScale(rounding, RoundingMode.HALF_UP).doubleValue()
+                                      : value;
     }
 
     private static String range(double[] points, int i, boolean cdf) {

@@ -77,6 +77,29 @@ class DistributionAggregatorTest {
     }
 
     @Test
+    void pointsSpreadOverARangeNoDoubleHoldsGiveNoRows() {
+        // bullet-core's points are then NaN or repeated infinities, which its sketch refuses: its answer has no rows
+        List<Record> wide = List.of(Records.of("v", -1.7e308).build(), Records.of("v", 1.7e308).build());
+        List<Record> infinite = List.of(Records.of("v", 1.0).build(), Records.of("v", Double.POSITIVE_INFINITY).build());
+        for (String type : List.of("PMF", "CDF")) {
+            for (List<Record> records : List.of(wide, infinite)) {
+                String attributes = "\"type\": \"" + type + "\", \"numberOfPoints\": 3";
+                assertEquals(List.of(), Aggregations.consumeAll(Aggregations.create(distribution(attributes)), records)
+                        .records(), type + " over " + records);
+            }
+        }
+        // one point may be infinite: every value seen is +Infinity
+        List<Record> allInfinite = List.of(Records.of("v", Double.POSITIVE_INFINITY).build());
+        List<Map<String, Object>> rows = Aggregations.consumeAll(
+                Aggregations.create(distribution("\"type\": \"CDF\", \"numberOfPoints\": 3")), allInfinite).records();
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals(1.0, rows.get(1).get("Count"), rows.toString());
+        // quantiles spread over [0, 1] whatever the data
+        assertEquals(3, Aggregations.consumeAll(Aggregations.create(distribution("\"type\": \"QUANTILE\", \"numberOfPoints\": 3")),
+                                                wide).records().size());
+    }
+
+    @Test
     void pointsFromStartEndIncrement() {
         List<Map<String, Object>> rows = rows("\"type\": \"CDF\", \"start\": 0, \"end\": 10, \"increment\": 5");
         assertEquals(List.of("(-\u221e to 0.0)", "(-\u221e to 5.0)", "(-\u221e to 10.0)", "(-\u221e to +\u221e)"),
