@@ -200,7 +200,8 @@ final class CountDistinctAggregator implements Aggregator {
         CompactSketch result = merged();
         Map<String, Object> row = new LinkedHashMap<>();
         double estimate = result.getEstimate();
-        row.put(name, result.isEstimationMode() ? (Object) estimate : (Object) Math.round(estimate));
+        // bullet-core (BQL) rounds its estimate to a whole number; the JSON form keeps the estimate as it is
+        row.put(name, result.isEstimationMode() && coreOrder == null ? (Object) estimate : (Object) Math.round(estimate));
         return List.of(row);
     }
 

@@ -127,6 +127,20 @@ class CountDistinctAggregatorTest {
     }
 
     @Test
+    void bqlsEstimateIsRoundedAsBulletCoresIs() {
+        QuerySettings small = Queries.withSketchEntries(16, 16, 16, 16);
+        Aggregator cd = Aggregations.create("{\"type\": \"COUNT DISTINCT\", \"fields\": {\"a\": \"a\"},"
+                                            + " \"attributes\": {\"groupValuesAsStrings\": true}}", small);
+        for (long i = 0; i < 5000; i++) {
+            cd.consume(Records.of("a", i).build());
+        }
+        assertEquals(true, cd.sketchMetadata().get("was_estimated"));
+        Object estimate = cd.records().get(0).get("COUNT DISTINCT");
+        assertInstanceOf(Long.class, estimate, "bullet-core's count is Math.round of its estimate");
+        assertEquals(Math.round((Double) cd.sketchMetadata().get("uniques_estimate")), estimate);
+    }
+
+    @Test
     void partialsMerge() {
         Aggregator a = Aggregations.create(BY_AB);
         Aggregator b = Aggregations.create(BY_AB);
