@@ -1,6 +1,7 @@
 package dev.bullet.rest;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonParser;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.Clock;
 import dev.bullet.config.BulletSettings;
@@ -387,7 +388,8 @@ public final class QueryService implements AutoCloseable {
         String bql = QueryParser.bqlOf(body);
         List<BulletError> warnings = new ArrayList<>(parsed.query().warnings());
         warnings.addAll(schemaWarnings(body, parsed.query()));
-        return new Validation(List.of(), warnings, bql == null ? null : parser.translateBql(bql).query());
+        return new Validation(List.of(), warnings,
+                              bql == null ? JsonParser.parseString(body) : parser.translateBql(bql).query());
     }
 
     /** The queries submitted through this instance that are running, oldest first. */
@@ -472,7 +474,7 @@ public final class QueryService implements AutoCloseable {
         try {
             publisher.send(PubSubMessage.signal(r.id, Signal.KILL, r.partition));
         } catch (PubSubException e) {
-            LOG.warn("Cannot send KILL for overdue query {}: {}", r.id, e.getMessage());
+            LOG.warn("Cannot send KILL for overdue query {} of tenant {}: {}", r.id, r.tenant(), e.getMessage());
         }
     }
 

@@ -297,7 +297,7 @@ public final class RestServer implements AutoCloseable {
                 LOG.debug("Query {} of tenant {} runs (http-query)", id, tenant.name());
                 exchange.getIoThread().execute(() -> ClientWatch.start(exchange, () -> {
                     LOG.info("The http-query client of query {} (tenant {}) went away", id, tenant.name());
-                    killForGoneClient(worker, id);
+                    killForGoneClient(worker, id, tenant);
                 }));
             });
         }
@@ -308,8 +308,8 @@ public final class RestServer implements AutoCloseable {
             onWorker(exchange, () -> {
                 SseStream[] stream = new SseStream[1];
                 Submission submission = service.submit(slot, body, Mode.STREAM, id -> {
-                    stream[0] = new SseStream(id, settings.sseKeepAliveMs(), exchange.getIoThread(),
-                                              gone -> killForGoneClient(worker, gone));
+                    stream[0] = new SseStream(id, tenant.name(), settings.sseKeepAliveMs(), exchange.getIoThread(),
+                                              gone -> killForGoneClient(worker, gone, tenant));
                     return stream[0];
                 });
                 if (submission instanceof Refused refused) {
@@ -328,29 +328,30 @@ public final class RestServer implements AutoCloseable {
                                 .handleRequest(exchange);
                     } catch (Exception e) {
                         Replies.internalError(exchange, e);
-                        killForGoneClient(worker, id);
+                        killForGoneClient(worker, id, tenant);
                     }
                 });
             });
         }
 
-        private void killForGoneClient(Executor worker, String id) {
+        private void killForGoneClient(Executor worker, String id, Tenant tenant) {
             try {
-                worker.execute(() -> killGone(id));
+                worker.execute(() -> killGone(id, tenant));
             } catch (RejectedExecutionException e) {
                 // the server is stopping and closed the stream itself: the query ends by its duration
-                LOG.info("Not killing query {} as its stream closes: the REST service is stopping", id);
+                LOG.info("Not killing query {} of tenant {} as its stream closes: the REST service is stopping", id,
+                         tenant.name());
             }
         }
 
-        private void killGone(String id) {
+        private void killGone(String id, Tenant tenant) {
             try {
                 if (service.kill(id)) {
-                    LOG.info("Killed query {}: its client went away", id);
+                    LOG.info("Killed query {} of tenant {}: its client went away", id, tenant.name());
                 }
             } catch (PubSubException e) {
-                LOG.warn("Cannot kill query {} whose client went away (it ends by its duration): {}", id,
-                         e.getMessage());
+                LOG.warn("Cannot kill query {} of tenant {} whose client went away (it ends by its duration): {}", id,
+                         tenant.name(), e.getMessage());
             }
         }
 

@@ -43,6 +43,8 @@ final class SseStream implements QueryListener {
     private static final AtomicLong ALL_UNDELIVERED = new AtomicLong();
 
     private final String id;
+    /** The tenant the query runs for, named in log lines. */
+    private final String tenant;
     private final long keepAliveMs;
     private final XnioIoThread ioThread;
     private final Consumer<String> onClientGone;
@@ -59,8 +61,9 @@ final class SseStream implements QueryListener {
     private final Undelivered undelivered;
 
     /** @param onClientGone called with the query id when the client disconnects before the query ended */
-    SseStream(String id, long keepAliveMs, XnioIoThread ioThread, Consumer<String> onClientGone) {
+    SseStream(String id, String tenant, long keepAliveMs, XnioIoThread ioThread, Consumer<String> onClientGone) {
         this.id = id;
+        this.tenant = tenant;
         this.keepAliveMs = keepAliveMs;
         this.ioThread = ioThread;
         this.onClientGone = onClientGone;
@@ -146,9 +149,9 @@ final class SseStream implements QueryListener {
         if (connection == null) {
             pending.add(event); // until the stream opens, moments after the query was accepted
         } else if (!undelivered.admit(event.length())) {
-            LOG.warn("Query {}: its sse-query client reads slower than its results come ({} characters unwritten, {} for"
-                     + " all streams); the stream is closed and the query killed", id, undelivered.chars(),
-                     undelivered.allChars());
+            LOG.warn("Query {} of tenant {}: its sse-query client reads slower than its results come ({} characters"
+                     + " unwritten, {} for all streams); the stream is closed and the query killed", id, tenant,
+                     undelivered.chars(), undelivered.allChars());
             IoUtils.safeClose(connection); // reports the client gone: the query is killed
         } else {
             send(event);

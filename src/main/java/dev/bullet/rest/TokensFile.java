@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * The tokens file of {@code bullet.rest.auth.type: tokens}: one {@code TOKEN TENANT [admin]} per line, separated by
  * spaces or tabs; {@code #} starts a comment, blank lines are skipped. Several tokens may name one tenant (to rotate
- * a token, add the new one, then remove the old one). Every bad line is reported with its number, at once.
+ * a token, add the new one, then remove the old one). A UTF-8 byte-order mark before the first line is skipped. Every
+ * bad line is reported with its number, at once.
  */
 final class TokensFile {
     /** Shortest token accepted: shorter ones are guessable. */
@@ -44,6 +45,9 @@ final class TokensFile {
         for (int i = 0; i < lines.size(); i++) {
             int number = i + 1;
             String line = lines.get(i);
+            if (i == 0 && line.startsWith("\uFEFF")) {
+                line = line.substring(1); // the byte-order mark some editors write first: not part of the token
+            }
             int hash = line.indexOf('#');
             String content = (hash >= 0 ? line.substring(0, hash) : line).strip();
             if (content.isEmpty()) {

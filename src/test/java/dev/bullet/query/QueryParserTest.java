@@ -230,6 +230,23 @@ class QueryParserTest {
         assertTrue(q.warnings().get(0).error().contains("clamped to the maximum 500"), q.warnings().toString());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"9223372036854775806", "9223372036854775808", "99999999999999999999999999", "1e19", "1e400",
+                            "5e1000000000", "1000.0000"})
+    void aWholeNumberOfAnySizeIsClampedNotRefused(String size) {
+        Query q = parse("{\"aggregation\": {\"type\": \"RAW\", \"size\": " + size + "},"
+                        + " \"window\": {\"emit\": {\"type\": \"RECORD\", \"every\": " + size + "}}}");
+        assertEquals(500, q.aggregation().size());
+        assertEquals(500L, q.window().every());
+        assertEquals(2, q.warnings().size(), q.warnings().toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1.0000000000000001", "1e-400", "-1e-5000000000", "2.5e0"})
+    void aNumberWithAFractionIsNoWholeNumberHoweverItIsWritten(String size) {
+        assertOneError("{\"aggregation\": {\"size\": " + size + "}}", "aggregation.size must be a whole number");
+    }
+
     @Test
     void groupSizeAboveTheMaximumIsClampedWithAWarning() {
         Query q = parse("{\"aggregation\": {\"type\": \"GROUP\", \"size\": 501, \"fields\": {\"a\": \"a\"}}}");

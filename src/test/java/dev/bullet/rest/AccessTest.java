@@ -48,6 +48,13 @@ class AccessTest {
     }
 
     @Test
+    void aByteOrderMarkBeforeTheFirstLineIsNoPartOfItsToken() {
+        assertEquals(Map.of(T1, new Tenant("team-a", false)), TokensFile.parse(List.of("\uFEFF" + T1 + " team-a"), "f"));
+        assertThrows(BulletException.class, () -> TokensFile.parse(List.of("# first", "\uFEFF" + T1 + " team-a"), "f"),
+                     "only the file's first bytes may be a byte-order mark");
+    }
+
+    @Test
     void anEmptyTokensFileIsAnError() {
         assertThrows(BulletException.class, () -> TokensFile.parse(List.of("# nothing"), "f"));
     }

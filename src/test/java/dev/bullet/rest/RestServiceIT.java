@@ -176,6 +176,8 @@ class RestServiceIT {
                                       "{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":987654}");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals(true, json(r).get("valid"));
+        assertEquals(JsonCodec.parse("{\"aggregation\":{\"type\":\"RAW\",\"size\":1},\"duration\":987654}"),
+                     json(r).get("query"), "the query's JSON form");
         assertTrue(listed(server).stream().noneMatch(q -> String.valueOf(q.get("query")).contains("987654")));
     }
 
