@@ -26,9 +26,11 @@ import static dev.bullet.config.Validator.between;
 import static dev.bullet.config.Validator.eachValue;
 import static dev.bullet.config.Validator.hostPorts;
 import static dev.bullet.config.Validator.namesIn;
+import static dev.bullet.config.Validator.hosts;
 import static dev.bullet.config.Validator.noBlankElements;
 import static dev.bullet.config.Validator.nonEmpty;
 import static dev.bullet.config.Validator.oneOf;
+import static dev.bullet.config.Validator.origins;
 import static dev.bullet.config.Validator.powerOfTwo;
 
 /**
@@ -420,10 +422,10 @@ public final class SettingsTable {
         t.define(REST_TENANT_MAX_QUERIES_PER_MINUTE, INT, 600, atLeast(1),
                 "With authentication on: most queries one tenant submits per minute (a bucket that refills "
                         + "evenly); more get 429 with Retry-After.");
-        t.define(REST_ALLOWED_ORIGINS, LIST, List.of(), noBlankElements(),
-                "Browser origins (scheme://host:port) besides the service's own that may POST and DELETE; other "
-                        + "Origin headers get 403.");
-        t.define(REST_ALLOWED_HOSTS, LIST, List.of(), noBlankElements(),
+        t.define(REST_ALLOWED_ORIGINS, LIST, List.of(), origins(),
+                "Browser origins (scheme://host[:port], a default port or none alike) besides the service's own that "
+                        + "may POST and DELETE; other Origin headers get 403.");
+        t.define(REST_ALLOWED_HOSTS, LIST, List.of(), hosts(),
                 "Host header values besides the bound address that are served (name, or name:port; * = any); "
                         + "others get 403 (DNS rebinding).");
 

@@ -113,6 +113,36 @@ interface Validator {
         });
     }
 
+    /** Browser origins: each {@code http://} or {@code https://} a host, an optional port, nothing after it. */
+    static Validator origins() {
+        return of("origins scheme://host[:port]", v -> {
+            List<?> list = (List<?>) v;
+            for (int i = 0; i < list.size(); i++) {
+                String e = ((String) list.get(i)).trim();
+                if (!HostPatterns.ORIGIN.matcher(e).matches()) {
+                    return Optional.of("element " + i + " (\"" + e + "\") must be an origin as a browser sends it,"
+                                       + " http:// or https:// then a host and an optional port (no path)");
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
+    /** Host header values: {@code *}, or a host name or address with an optional port. */
+    static Validator hosts() {
+        return of("host[:port] or *", v -> {
+            List<?> list = (List<?>) v;
+            for (int i = 0; i < list.size(); i++) {
+                String e = ((String) list.get(i)).trim();
+                if (!e.equals("*") && !HostPatterns.HOST.matcher(e).matches()) {
+                    return Optional.of("element " + i + " (\"" + e + "\") must be a host name or address with an"
+                                       + " optional :port, or * alone for any host (no scheme, path or wildcard)");
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
     /** A string equal to one of {@code choices}. */
     static Validator oneOf(String... choices) {
         List<String> allowed = List.of(choices);

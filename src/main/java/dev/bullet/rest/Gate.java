@@ -31,6 +31,10 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * <li>the security headers on every answer ({@code Content-Security-Policy}, {@code X-Content-Type-Options},
  *     {@code Referrer-Policy});</li>
  * <li>the Host check (403): a browser tricked by DNS rebinding sends the attacker's name ({@link HostCheck});</li>
+ * <li>CORS for the origins of {@code bullet.rest.allowed.origins}: their requests' answers carry
+ *     {@code Access-Control-Allow-Origin}, and their preflights ({@code OPTIONS} with
+ *     {@code Access-Control-Request-Method}) are answered 204 here, before authentication (a browser sends no
+ *     credentials on a preflight), so that a page there may send a token and read the answer;</li>
  * <li>the Origin check (403) of state-changing requests (POST, DELETE, PUT, PATCH): a request that carries an
  *     {@code Origin} must come from the service's own origin (scheme://the Host it was sent to) or one of
  *     {@code bullet.rest.allowed.origins}; without {@code Origin} (curl, scripts) it passes;</li>
@@ -44,6 +48,14 @@ final class Gate implements HttpHandler {
     private static final HttpString CSP_HEADER = new HttpString("Content-Security-Policy");
     private static final HttpString NOSNIFF_HEADER = new HttpString("X-Content-Type-Options");
     private static final HttpString REFERRER_HEADER = new HttpString("Referrer-Policy");
+    private static final HttpString ALLOW_ORIGIN = new HttpString("Access-Control-Allow-Origin");
+    private static final HttpString EXPOSE_HEADERS = new HttpString("Access-Control-Expose-Headers");
+    private static final HttpString ALLOW_METHODS = new HttpString("Access-Control-Allow-Methods");
+    private static final HttpString ALLOW_HEADERS = new HttpString("Access-Control-Allow-Headers");
+    private static final HttpString MAX_AGE = new HttpString("Access-Control-Max-Age");
+    private static final HttpString REQUEST_METHOD = new HttpString("Access-Control-Request-Method");
+    /** The answer's headers a page of a listed origin may read. */
+    private static final String EXPOSED = Replies.QUERY_ID_HEADER.toString() + ", Retry-After, WWW-Authenticate";
     private static final AttachmentKey<Tenant> TENANT = AttachmentKey.create(Tenant.class);
     private static final Set<HttpString> STATE_CHANGING = Set.of(Methods.POST, Methods.DELETE, Methods.PUT, Methods.PATCH);
     private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
@@ -109,6 +121,18 @@ final class Gate implements HttpHandler {
                     "Or, if a proxy or a DNS name fronts the service, list that name in bullet.rest.allowed.hosts"));
             return;
         }
+        if (listedOrigin(exchange)) { // a page of another origin the operator trusts: CORS lets it read and send tokens
+            HttpString method = exchange.getRequestMethod();
+            exchange.getResponseHeaders().put(ALLOW_ORIGIN, exchange.getRequestHeaders().getFirst(Headers.ORIGIN))
+                    .put(Headers.VARY, "Origin").put(EXPOSE_HEADERS, EXPOSED);
+            if (method.equals(Methods.OPTIONS) && exchange.getRequestHeaders().contains(REQUEST_METHOD)) {
+                exchange.getResponseHeaders().put(ALLOW_METHODS, "GET, HEAD, POST, DELETE")
+                        .put(ALLOW_HEADERS, "Authorization, Content-Type").put(MAX_AGE, "600");
+                exchange.setStatusCode(StatusCodes.NO_CONTENT);
+                exchange.endExchange();
+                return;
+            }
+        }
         if (STATE_CHANGING.contains(exchange.getRequestMethod()) && !originAllowed(exchange, hostValue)) {
             refuse(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
                     "Requests from the web page at " + Replies.printable(origin(exchange), 100) + " may not change "
@@ -126,6 +150,12 @@ final class Gate implements HttpHandler {
             exchange.putAttachment(TENANT, tenant.get());
         }
         next.handleRequest(exchange);
+    }
+
+    /** Whether the request carries one {@code Origin}, listed in {@code bullet.rest.allowed.origins}. */
+    private boolean listedOrigin(HttpServerExchange exchange) {
+        HeaderValues origins = exchange.getRequestHeaders().get(Headers.ORIGIN);
+        return origins != null && origins.size() == 1 && allowedOrigins.contains(normalizeOrigin(origins.getFirst()));
     }
 
     private boolean originAllowed(HttpServerExchange exchange, String hostValue) {
@@ -153,9 +183,20 @@ final class Gate implements HttpHandler {
         return o == null ? "" : o;
     }
 
+    /**
+     * An origin as compared: lower case, no trailing slash, no default port ({@code http://a:80} is
+     * {@code http://a}, as browsers send it).
+     */
     static String normalizeOrigin(String origin) {
         String o = origin.trim().toLowerCase(Locale.ROOT);
-        return o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+        o = o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+        if (o.startsWith("http://") && o.endsWith(":80")) {
+            return o.substring(0, o.length() - 3);
+        }
+        if (o.startsWith("https://") && o.endsWith(":443")) {
+            return o.substring(0, o.length() - 4);
+        }
+        return o;
     }
 
     private static boolean protectedPath(String path) {

@@ -147,6 +147,24 @@ class SettingsTest {
     }
 
     @Test
+    void allowedOriginsAndHostsAreWrittenAsABrowserSendsThem() {
+        BulletSettings fine = BulletSettings.builder().yaml("""
+                bullet.rest.allowed.origins: ["http://app.example.com:80", "HTTPS://a.example.com", "http://[::1]:8080"]
+                bullet.rest.allowed.hosts: ["app.example.com", "10.0.0.7:9999", "[::1]", "*"]
+                """, "my.yaml").build();
+        assertEquals(3, fine.getList(SettingsTable.REST_ALLOWED_ORIGINS).size());
+        SettingsException e = assertThrows(SettingsException.class, () -> BulletSettings.builder().yaml("""
+                bullet.rest.allowed.origins: ["evil.example", "http://a.example.com/app", "ftp://a.example.com"]
+                bullet.rest.allowed.hosts: ["*.example.com", "http://b.example.com", "b.example.com/x"]
+                """, "my.yaml").build());
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).contains("bullet.rest.allowed.origins") && e.problems().get(0).contains("evil.example"),
+                   e.getMessage());
+        assertTrue(e.problems().get(1).contains("bullet.rest.allowed.hosts") && e.problems().get(1).contains("*.example.com"),
+                   e.getMessage());
+    }
+
+    @Test
     void nonBulletKeysArePassedThroughUnchecked() {
         BulletSettings settings = BulletSettings.builder().yaml("""
                 topology.max.spout.pending: 30

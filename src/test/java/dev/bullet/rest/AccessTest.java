@@ -55,6 +55,15 @@ class AccessTest {
     }
 
     @Test
+    void anOriginWithItsDefaultPortIsTheOriginABrowserSends() {
+        assertEquals("http://app.example.com", Gate.normalizeOrigin("http://App.Example.com:80/"));
+        assertEquals("https://app.example.com", Gate.normalizeOrigin(" https://app.example.com:443"));
+        assertEquals("http://app.example.com:443", Gate.normalizeOrigin("http://app.example.com:443"));
+        assertEquals("https://app.example.com:80", Gate.normalizeOrigin("https://app.example.com:80"));
+        assertEquals("http://app.example.com:8080", Gate.normalizeOrigin("http://app.example.com:8080"));
+    }
+
+    @Test
     void anEmptyTokensFileIsAnError() {
         assertThrows(BulletException.class, () -> TokensFile.parse(List.of("# nothing"), "f"));
     }

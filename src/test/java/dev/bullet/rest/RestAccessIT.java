@@ -39,6 +39,7 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -339,6 +340,34 @@ class RestAccessIT {
                 .status(), "the page as loaded from localhost");
         assertEquals(200, raw("POST", RestServer.VALIDATE_QUERY, "127.0.0.1:" + port, null, QUICK).status(),
                      "no Origin (curl)");
+    }
+
+    @Test
+    void aListedOriginGetsCorsAndItsPreflightNeedsNoToken() throws Exception {
+        int port = server.port();
+        String listed = "https://console.example:8443";
+        RawHttp.Answer preflight = RawHttp.send(port, "OPTIONS " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port + "\r\nOrigin: " + listed + "\r\nAccess-Control-Request-Method: POST\r\n"
+                + "Access-Control-Request-Headers: authorization, content-type", "");
+        assertEquals(204, preflight.status(), preflight.body());
+        assertEquals(listed, preflight.header("Access-Control-Allow-Origin"));
+        assertTrue(preflight.header("Access-Control-Allow-Methods").contains("POST"));
+        assertTrue(preflight.header("Access-Control-Allow-Headers").contains("Authorization"));
+        RawHttp.Answer post = raw("POST", RestServer.VALIDATE_QUERY, "127.0.0.1:" + port, listed, QUICK);
+        assertEquals(200, post.status(), post.body());
+        assertEquals(listed, post.header("Access-Control-Allow-Origin"));
+        assertTrue(post.header("Access-Control-Expose-Headers").contains("Bullet-Query-Id"));
+        RawHttp.Answer listedWithASlash = raw("POST", RestServer.VALIDATE_QUERY, "127.0.0.1:" + port,
+                                                   "https://console.example:8443/", QUICK);
+        assertEquals(200, listedWithASlash.status());
+        for (String foreign : new String[] {"http://evil.example", "https://console.example", "null"}) {
+            RawHttp.Answer refused = RawHttp.send(port, "OPTIONS " + RestServer.HTTP_QUERY + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + port + "\r\nOrigin: " + foreign + "\r\nAccess-Control-Request-Method: POST", "");
+            assertTrue(refused.status() >= 400, foreign + ": " + refused.status());
+            assertNull(refused.header("Access-Control-Allow-Origin"), foreign);
+            assertNull(raw("POST", RestServer.VALIDATE_QUERY, "127.0.0.1:" + port, foreign, QUICK)
+                               .header("Access-Control-Allow-Origin"), foreign);
+        }
     }
 
     @Test
