@@ -319,7 +319,7 @@ final class AggregationTranslator extends ClauseTranslator {
         private final ExprBuilder expressions;
 
         Operands(List<Expr> operands, String where) {
-            this.computed = operands.stream().anyMatch(e -> !(strip(e) instanceof Field f && hasPath(f)));
+            this.computed = operands.stream().anyMatch(e -> !(strip(e) instanceof Field f && readByPath(f)));
             this.expressions = new ExprBuilder(ctx, where);
         }
 

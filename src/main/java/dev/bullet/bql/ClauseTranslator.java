@@ -49,6 +49,16 @@ abstract class ClauseTranslator {
                && f.segments().stream().skip(1).noneMatch(ClauseTranslator::digitKey);
     }
 
+    /**
+     * Whether a field is read by its path where bullet-core reads it alike: a path of at most two segments
+     * ({@code a}, {@code a.b}, {@code a[0]}). A deeper one ({@code a.b.c}, {@code a[2].k}) bullet-core reads only
+     * through a container it types (a map of maps, a list of maps); a container mixing maps and other values gives
+     * it nothing, where the path would read on. Such a field is evaluated as an expression, as bullet-core does.
+     */
+    static boolean readByPath(Field f) {
+        return hasPath(f) && f.segments().size() <= 2;
+    }
+
     private static boolean digitKey(Object segment) {
         return segment instanceof String s && !s.isEmpty() && s.chars().allMatch(c -> c >= '0' && c <= '9');
     }

@@ -64,7 +64,7 @@ final class SelectTranslator extends ClauseTranslator {
             if (aliasOf(item.expr()) != null) {
                 scope.alias(name(item.expr()), out);
             }
-            if (e instanceof Field f && hasPath(f)) {
+            if (e instanceof Field f && readByPath(f)) {
                 fields.addProperty(path(f), out);
             } else {
                 computed.add(out, ExprJson.toJson(expression));
@@ -175,7 +175,7 @@ final class SelectTranslator extends ClauseTranslator {
         Map<String, JsonElement> outputs = new LinkedHashMap<>();
         Scope scope = new Scope();
         ExprBuilder expressions = new ExprBuilder(ctx, "the SELECT list");
-        boolean project = selectNodes().stream().anyMatch(i -> !(strip(i.expr()) instanceof Field f && hasPath(f)));
+        boolean project = selectNodes().stream().anyMatch(i -> !(strip(i.expr()) instanceof Field f && readByPath(f)));
         for (SelectItem item : selectNodes()) {
             String out = outputOf(item);
             String itemName = name(item.expr());
