@@ -55,6 +55,7 @@ function signIn(event) {
   refreshRunning();
   scheduleValidation();
   if (typeof loadSchema === 'function') loadSchema(); // schema.js: the schema needs the token too
+  if (typeof renderLists === 'function') renderLists(); // history.js: each token's history is its own
 }
 const state = { windows: [], current: -1, queryId: null, controller: null, sort: null, type: 'RAW' };
 // What the console's other scripts (schema.js, builder.js, history.js, export.js) listen to.

@@ -1,4 +1,4 @@
-// History and saved queries, with their last results, kept in this browser (localStorage); a share link
+// History and saved queries, with their last results, kept in this browser (localStorage, per token); a share link
 // (#q=<urlencoded query>) opens the console with the query filled in.
 'use strict';
 
@@ -9,9 +9,24 @@ const HISTORY_SIZE = 30;
 const KEPT_ROWS = 200;
 const pending = { text: null };
 
+/**
+ * Where a list is kept: with a token (the service authenticates), under a tag of the token, so that teams sharing a
+ * browser profile never see each other's queries and results; without one, under the key itself.
+ */
+function storageKey(key) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) return key;
+  let h = 0x811c9dc5; // FNV-1a: a tag, not a secret (a 32-bit hash does not give the token back)
+  for (let i = 0; i < token.length; i++) {
+    h ^= token.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return key + '.' + h.toString(16);
+}
+
 function readList(key) {
   try {
-    const list = JSON.parse(localStorage.getItem(key) || '[]');
+    const list = JSON.parse(localStorage.getItem(storageKey(key)) || '[]');
     return Array.isArray(list) ? list : [];
   } catch (e) {
     return [];
@@ -21,7 +36,7 @@ function readList(key) {
 function writeList(key, list) {
   for (let keep = list.length; keep > 0; keep = Math.floor(keep / 2)) {
     try {
-      localStorage.setItem(key, JSON.stringify(list.slice(0, keep)));
+      localStorage.setItem(storageKey(key), JSON.stringify(list.slice(0, keep)));
       return;
     } catch (e) {
       // over the quota: keep fewer entries

@@ -51,6 +51,7 @@ import java.util.logging.Level;
 
 import static dev.bullet.testing.Ports.freePortPair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -251,8 +252,9 @@ class ConsoleIT {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void withTokensThePageAsksForATokenAndSendsItWithEveryRequest(@TempDir Path dir) throws Exception {
         String token = "console-token-0123456789";
+        String otherTeams = "console-token-other-team";
         Path tokens = dir.resolve("tokens");
-        Files.writeString(tokens, token + " console-team\n");
+        Files.writeString(tokens, token + " console-team\n" + otherTeams + " other-team\n");
         try (QueryService service = QueryService.start(stack.settings().withOverrides(Map.of(
                      SettingsTable.REST_PORT, 0, SettingsTable.REST_AUTH_TYPE, "tokens",
                      SettingsTable.REST_AUTH_TOKENS_FILE, tokens.toString(),
@@ -277,8 +279,22 @@ class ConsoleIT {
             browser.findElement(By.id("stop")).click();
             new WebDriverWait(browser, WAIT).until(d -> service.running().isEmpty());
             new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("run")).isEnabled());
+            new WebDriverWait(browser, WAIT).until(d -> historyMentions("never-sent"));
             assertNoConsoleErrors();
+            // another team in the same browser profile sees none of this team's queries or results, and back again
+            ((JavascriptExecutor) browser).executeScript("sessionStorage.setItem('bullet.token', arguments[0])", otherTeams);
+            browser.navigate().refresh();
+            new WebDriverWait(browser, WAIT).until(d -> d.findElement(By.id("health")).getText().contains("UP"));
+            assertFalse(historyMentions("never-sent"), "another team's history");
+            ((JavascriptExecutor) browser).executeScript("sessionStorage.setItem('bullet.token', arguments[0])", token);
+            browser.navigate().refresh();
+            new WebDriverWait(browser, WAIT).until(d -> historyMentions("never-sent"));
         }
+    }
+
+    private static boolean historyMentions(String text) {
+        return browser.findElements(By.cssSelector("#history li button.query-open")).stream()
+                      .anyMatch(b -> String.valueOf(b.getDomAttribute("title")).contains(text));
     }
 
     private static int status(String url) {
