@@ -114,6 +114,14 @@ final class Gate implements HttpHandler {
         }
         HeaderValues host = exchange.getRequestHeaders().get(Headers.HOST);
         String hostValue = host == null || host.isEmpty() ? null : host.getFirst();
+        String target = absoluteFormAuthority(exchange); // RFC 9112: it takes the place of Host
+        if (target != null && !check.allows(target)) {
+            refuse(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
+                    "The request's target \"" + Replies.printable(target, 100) + "\" is not an address of this service",
+                    "Send requests to " + check.canonical() + " (the address it listens on)",
+                    "Or, if a proxy or a DNS name fronts the service, list that name in bullet.rest.allowed.hosts"));
+            return;
+        }
         if (host != null && (host.size() > 1 || !check.allows(hostValue))) {
             refuse(exchange, StatusCodes.FORBIDDEN, ErrorResults.of(
                     "The Host header \"" + Replies.printable(hostValue, 100) + "\" is not an address of this service",
@@ -150,6 +158,21 @@ final class Gate implements HttpHandler {
             exchange.putAttachment(TENANT, tenant.get());
         }
         next.handleRequest(exchange);
+    }
+
+    /** The authority of an absolute-form request target ({@code POST http://host:port/path}), else null. */
+    private static String absoluteFormAuthority(HttpServerExchange exchange) {
+        if (!exchange.isHostIncludedInRequestURI()) {
+            return null;
+        }
+        String uri = exchange.getRequestURI();
+        int start = uri.indexOf("://");
+        if (start < 0) {
+            return "";
+        }
+        start += 3;
+        int end = uri.indexOf('/', start);
+        return uri.substring(start, end < 0 ? uri.length() : end);
     }
 
     /** Whether the request carries one {@code Origin}, listed in {@code bullet.rest.allowed.origins}. */

@@ -384,6 +384,13 @@ class RestAccessIT {
                                          "[::1]:" + port, "bullet.example", "bullet.example:8080"}) {
             assertEquals(200, raw("GET", RestServer.HEALTH, host, null, "").status(), host);
         }
+        // an absolute-form target names the host in place of the Host header (RFC 9112): it is checked alike
+        RawHttp.Answer absolute = raw("POST", "http://evil.example" + RestServer.VALIDATE_QUERY, "127.0.0.1:" + port,
+                                      null, QUICK);
+        assertEquals(403, absolute.status(), absolute.body());
+        assertErrorShape(absolute.body());
+        assertEquals(200, raw("POST", "http://127.0.0.1:" + port + RestServer.VALIDATE_QUERY, "127.0.0.1:" + port, null,
+                              QUICK).status());
     }
 
     @Test
