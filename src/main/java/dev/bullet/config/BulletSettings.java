@@ -1,6 +1,8 @@
 package dev.bullet.config;
 
 import dev.bullet.common.Limits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -42,6 +44,7 @@ public final class BulletSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private static final String OVERRIDES = "overrides";
+    private static final Logger LOG = LoggerFactory.getLogger(BulletSettings.class);
 
     /** Effective value of every defined key that has one (canonical types, see {@link SettingType}). */
     private final Map<String, Object> values;
@@ -49,11 +52,15 @@ public final class BulletSettings implements Serializable {
     private final Set<String> explicitlySet;
     /** Keys outside {@code bullet.}, with their values as given. */
     private final Map<String, Object> passthrough;
+    /** What loading noted without refusing: the original Bullet's keys that have no effect here. */
+    private final List<String> warnings;
 
-    private BulletSettings(Map<String, Object> values, Set<String> explicitlySet, Map<String, Object> passthrough) {
+    private BulletSettings(Map<String, Object> values, Set<String> explicitlySet, Map<String, Object> passthrough,
+                           List<String> warnings) {
         this.values = values;
         this.explicitlySet = explicitlySet;
         this.passthrough = passthrough;
+        this.warnings = warnings;
     }
 
     /** The built-in defaults alone. */
@@ -73,7 +80,17 @@ public final class BulletSettings implements Serializable {
         if (bulletConf != null) {
             builder.yaml(bulletConf);
         }
-        return builder.overrides(overrides).build();
+        BulletSettings settings = builder.overrides(overrides).build();
+        settings.warnings().forEach(LOG::warn);
+        return settings;
+    }
+
+    /**
+     * What loading noted without refusing: keys of the original Bullet's settings that have no effect here, each
+     * with why (logged as warnings by {@link #load}).
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /**
@@ -268,6 +285,7 @@ public final class BulletSettings implements Serializable {
         private final List<Layer> layers = new ArrayList<>();
         private final Map<String, Object> overrides = new LinkedHashMap<>();
         private final List<String> problems = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
         }
@@ -343,7 +361,8 @@ public final class BulletSettings implements Serializable {
                 }
             }
             BulletSettings settings = new BulletSettings(Collections.unmodifiableMap(values),
-                    Collections.unmodifiableSet(new LinkedHashSet<>(set)), Collections.unmodifiableMap(passthrough));
+                    Collections.unmodifiableSet(new LinkedHashSet<>(set)), Collections.unmodifiableMap(passthrough),
+                    List.copyOf(warnings));
             for (SettingsTable.CrossRule rule : SettingsTable.CROSS_RULES) {
                 if (rule.keys().stream().noneMatch(badKeys::contains)) {
                     rule.check().apply(settings).ifPresent(problems::add);
@@ -375,6 +394,19 @@ public final class BulletSettings implements Serializable {
                 apply(source, properties.get().name(), entry, values, set, badKeys, passthrough);
                 return;
             }
+            if (definition.isEmpty() && original(source, key, raw, values, set, badKeys, passthrough)) {
+                return;
+            }
+            if (key.equals(SettingsTable.RESULT_METADATA_METRICS) && raw instanceof List<?> list) {
+                List<String> unmatched = new ArrayList<>();
+                Map<String, Object> renames = OriginalKeys.metadataMap(list, unmatched);
+                if (!unmatched.isEmpty()) {
+                    warnings.add(key + where + ": the original Bullet's list form, read as renames; no such metadata here"
+                                 + " for " + String.join(", ", unmatched));
+                }
+                apply(source, key, renames, values, set, badKeys, passthrough);
+                return;
+            }
             if (definition.isEmpty()) {
                 problems.add(key + where + ": unknown setting" + SettingsTable.closestKey(key)
                         .map(k -> "; did you mean " + k + "?")
@@ -398,6 +430,37 @@ public final class BulletSettings implements Serializable {
                 values.put(key, value.get());
             }
             set.add(key);
+        }
+
+        /**
+         * A key of the original Bullet's settings that this project does not define ({@link OriginalKeys}): applied
+         * under its name here, dropped with a warning, or refused. False when it is no such key.
+         */
+        private boolean original(String source, String key, Object raw, Map<String, Object> values, Set<String> set,
+                                 Set<String> badKeys, Map<String, Object> passthrough) {
+            Optional<OriginalKeys.Verdict> verdict = OriginalKeys.of(key, raw);
+            if (verdict.isEmpty()) {
+                return false;
+            }
+            String where = " (in " + source + ")";
+            OriginalKeys.Verdict v = verdict.get();
+            if (v.renamed() != null) {
+                if (raw == null) {
+                    return true; // left empty in the original's file: the setting here keeps its value
+                }
+                if (raw instanceof Double d && d.isInfinite()) { // core's .inf: no limit, which no setting here has
+                    warnings.add(key + where + ": " + raw + " (no limit) is not taken; " + v.renamed() + " keeps its "
+                                 + "value (every query here ends)");
+                } else {
+                    apply(source, v.renamed(), raw, values, set, badKeys, passthrough);
+                }
+            } else if (v.ignored() != null) {
+                warnings.add(key + where + ": a setting of the original Bullet with no effect here: " + v.ignored());
+            } else {
+                problems.add(key + where + ": a setting of the original Bullet that cannot be honoured here: "
+                             + v.refused());
+            }
+            return true;
         }
 
         /** The map of Kafka client properties that {@code key} names an entry of (its name plus a dot, plus more). */

@@ -459,6 +459,12 @@ public final class SettingsTable {
                                 : Optional.of("the tick interval (" + s.tickIntervalMs() + " ms) must not be longer than "
                                 + QUERY_WINDOW_MIN_EMIT_EVERY + " (" + s.getLong(QUERY_WINDOW_MIN_EMIT_EVERY)
                                 + " ms), or windows could not close on time")),
+                new CrossRule(List.of(DATASOURCE_SPOUT_ARGS, DATASOURCE_SPOUT_CLASS_NAME), s ->
+                        s.getList(DATASOURCE_SPOUT_ARGS).isEmpty() || !s.getString(DATASOURCE_SPOUT_CLASS_NAME).isBlank()
+                                ? Optional.empty()
+                                : Optional.of(DATASOURCE_SPOUT_ARGS + " (--bullet-spout-arg) are for your own spout: set "
+                                + DATASOURCE_SPOUT_CLASS_NAME + " (--bullet-spout), or leave them out for the built-in"
+                                + " Kafka spout")),
                 new CrossRule(List.of(PUBSUB_KAFKA_REQUEST_TOPIC_NAME, PUBSUB_KAFKA_RESPONSE_TOPIC_NAME), s ->
                         !s.getString(PUBSUB_KAFKA_REQUEST_TOPIC_NAME).equals(s.getString(PUBSUB_KAFKA_RESPONSE_TOPIC_NAME))
                                 ? Optional.empty()

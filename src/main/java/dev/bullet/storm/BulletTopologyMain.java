@@ -38,6 +38,10 @@ public final class BulletTopologyMain {
         @Option(names = "--bullet-conf", paramLabel = "FILE", required = true,
                 description = "settings YAML (see conf/bullet_settings.yaml); required")
         private Path conf;
+        @Option(names = "--bullet-spout", paramLabel = "CLASS",
+                description = "class of your own DataSource spout (the original Bullet's flag; "
+                              + "bullet.topology.datasource.spout.class.name)")
+        private String spoutClass;
         @Option(names = "--bullet-spout-parallelism", paramLabel = "N", description = "DataSource spout parallelism")
         private String spoutParallelism;
         @Option(names = "--bullet-spout-cpu-load", paramLabel = "X",
@@ -68,6 +72,7 @@ public final class BulletTopologyMain {
         /** The settings the flags set; the values are checked when the settings load. */
         Map<String, Object> overrides() {
             Map<String, Object> overrides = new LinkedHashMap<>();
+            putIfGiven(overrides, SettingsTable.DATASOURCE_SPOUT_CLASS_NAME, spoutClass);
             putIfGiven(overrides, Component.DATASOURCE_SPOUT.parallelismKey(), spoutParallelism);
             putIfGiven(overrides, Component.DATASOURCE_SPOUT.cpuLoadKey(), spoutCpuLoad);
             putIfGiven(overrides, Component.DATASOURCE_SPOUT.onHeapMemoryKey(), spoutOnHeapMemory);

@@ -165,6 +165,74 @@ class SettingsTest {
     }
 
     @Test
+    void theOriginalBulletsKeysAreTakenIgnoredWithAWarningOrRefusedWithTheReason() {
+        BulletSettings settings = BulletSettings.builder().yaml("""
+                bullet.query.max.duration.ms: 120000
+                bullet.query.default.duration.ms: .inf
+                bullet.query.window.min.emit.every.ms: 2000
+                bullet.topology.bullet.spout.parallelism: 4
+                bullet.topology.bullet.spout.class.name:
+                bullet.topology.return.bolt.parallelism: 3
+                bullet.pubsub.class.name: "com.yahoo.bullet.kafka.KafkaPubSub"
+                bullet.pubsub.context.name: "QUERY_PROCESSING"
+                bullet.pubsub.kafka.producer.acks: "all"
+                bullet.pubsub.kafka.consumer.max.poll.records: 200
+                bullet.pubsub.kafka.consumer.group.id: "bullet-query-consumer"
+                bullet.pubsub.kafka.producer.key.serializer: "org.apache.kafka.common.serialization.StringSerializer"
+                bullet.query.aggregation.count.distinct.sketch.sampling: 1.0
+                bullet.query.partitioner.enable: false
+                bullet.topology.loop.bolt.parallelism: 2
+                bullet.topology.dsl.spout.enable: false
+                """, "original.yaml").build();
+        assertEquals(120_000L, settings.getLong(SettingsTable.QUERY_MAX_DURATION));
+        assertEquals(BulletSettings.defaults().getLong(SettingsTable.QUERY_DEFAULT_DURATION),
+                     settings.getLong(SettingsTable.QUERY_DEFAULT_DURATION), ".inf keeps the bound");
+        assertEquals(2000L, settings.getLong(SettingsTable.QUERY_WINDOW_MIN_EMIT_EVERY));
+        assertEquals(4, settings.component(Component.DATASOURCE_SPOUT).parallelism());
+        assertEquals(3, settings.component(Component.RESULT_BOLT).parallelism());
+        assertEquals("", settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME));
+        assertEquals(Map.of("acks", "all", "max.poll.records", "200"),
+                     settings.getProperties(SettingsTable.PUBSUB_KAFKA_PROPERTIES));
+        List<String> warnings = settings.warnings();
+        for (String ignored : List.of("bullet.query.default.duration.ms", "bullet.pubsub.class.name",
+                                      "bullet.pubsub.context.name", "bullet.pubsub.kafka.consumer.group.id",
+                                      "bullet.pubsub.kafka.producer.key.serializer",
+                                      "bullet.query.aggregation.count.distinct.sketch.sampling",
+                                      "bullet.query.partitioner.enable", "bullet.topology.loop.bolt.parallelism",
+                                      "bullet.topology.dsl.spout.enable")) {
+            assertTrue(warnings.stream().anyMatch(w -> w.startsWith(ignored + " (in original.yaml)")), ignored + ": " + warnings);
+        }
+        assertEquals(9, warnings.size(), warnings.toString());
+
+        SettingsException e = assertThrows(SettingsException.class, () -> BulletSettings.builder().yaml("""
+                bullet.pubsub.class.name: "com.yahoo.bullet.storm.drpc.DRPCPubSub"
+                bullet.query.window.disable: true
+                bullet.topology.dsl.spout.enable: true
+                """, "original.yaml").build());
+        assertEquals(3, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).contains("PubSub is Kafka"), e.getMessage());
+    }
+
+    @Test
+    void theOriginalBulletsListOfMetadataNamesIsReadAsRenames() {
+        BulletSettings settings = BulletSettings.builder().yaml("""
+                bullet.result.metadata.metrics:
+                  - name: "Query Identifier"
+                    key: "id"
+                  - name: "Query Body"
+                    key: "query"
+                  - name: "Sketch Theta"
+                    key: "Theta"
+                  - name: "Query Object"
+                    key: "object"
+                """, "original.yaml").build();
+        assertEquals(Map.of("query_id", "id", "query", "query", "theta", "Theta"),
+                     settings.getStringMap(SettingsTable.RESULT_METADATA_METRICS));
+        assertEquals(1, settings.warnings().size(), settings.warnings().toString());
+        assertTrue(settings.warnings().get(0).contains("Query Object"), settings.warnings().toString());
+    }
+
+    @Test
     void nonBulletKeysArePassedThroughUnchecked() {
         BulletSettings settings = BulletSettings.builder().yaml("""
                 topology.max.spout.pending: 30
@@ -294,6 +362,7 @@ class SettingsTest {
                 .yaml("""
                         bullet.topology.datasource.spout.parallelism: 64
                         bullet.topology.datasource.spout.cpu.load: 100.0
+                        bullet.topology.datasource.spout.class.name: com.example.MySpout
                         bullet.topology.datasource.spout.args: [a, b]
                         bullet.topology.acking.enable: true
                         """, "my.yaml")

@@ -3,6 +3,7 @@ package dev.bullet.storm;
 import dev.bullet.BulletException;
 import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
+import dev.bullet.config.SettingsException;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.testing.CommandLines;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class BulletTopologyMainTest {
         BulletTopologyMain.Arguments args = BulletTopologyMain.parse(new String[] {
             "--bullet-conf", conf.toString(), "--bullet-spout-parallelism", "2", "--bullet-spout-cpu-load", "150.5",
             "--bullet-spout-on-heap-memory-load", "1024", "--bullet-spout-off-heap-memory-load", "64",
-            "--bullet-spout-arg", "a", "--bullet-spout-arg", "b"});
+            "--bullet-spout", "com.example.MySpout", "--bullet-spout-arg", "a", "--bullet-spout-arg", "b"});
         BulletSettings settings = BulletSettings.load(args.conf(), args.overrides());
         assertEquals(2, settings.component(Component.DATASOURCE_SPOUT).parallelism());
         assertEquals(150.5, settings.component(Component.DATASOURCE_SPOUT).cpuLoad());
@@ -35,6 +36,16 @@ class BulletTopologyMainTest {
         assertEquals(64.0, settings.component(Component.DATASOURCE_SPOUT).offHeapMemoryMiB());
         assertEquals(768.0, settings.component(Component.FILTER_BOLT).onHeapMemoryMiB());
         assertEquals(List.of("a", "b"), settings.getList(SettingsTable.DATASOURCE_SPOUT_ARGS));
+        assertEquals("com.example.MySpout", settings.getString(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME));
+    }
+
+    @Test
+    void spoutArgumentsWithoutASpoutOfYourOwnAreAnError(@TempDir Path dir) throws IOException {
+        Path conf = Files.writeString(dir.resolve("s.yaml"), "{}\n");
+        BulletTopologyMain.Arguments args = BulletTopologyMain.parse(new String[] {
+            "--bullet-conf", conf.toString(), "--bullet-spout-arg", "a"});
+        SettingsException e = assertThrows(SettingsException.class, () -> BulletSettings.load(args.conf(), args.overrides()));
+        assertTrue(e.getMessage().contains("--bullet-spout"), e.getMessage());
     }
 
     @Test
@@ -51,7 +62,7 @@ class BulletTopologyMainTest {
     @Test
     void helpListsEveryFlagAndAnUnknownFlagIsAOneLineErrorWithExitTwo(@TempDir Path dir) throws IOException {
         CommandLines.assertHelpListsEveryFlag(CommandLines.parse(new BulletTopologyMain.Arguments(), "--help"),
-            "BulletTopologyMain", List.of("--bullet-conf", "--bullet-spout-parallelism", "--bullet-spout-cpu-load",
+            "BulletTopologyMain", List.of("--bullet-conf", "--bullet-spout", "--bullet-spout-parallelism", "--bullet-spout-cpu-load",
                 "--bullet-spout-on-heap-memory-load", "--bullet-spout-off-heap-memory-load", "--bullet-spout-arg", "-c key=value"));
         Path conf = Files.writeString(dir.resolve("s.yaml"), "{}\n");
         CommandLines.Outcome unknown = CommandLines.parse(new BulletTopologyMain.Arguments(),
