@@ -31,10 +31,12 @@ public final class MetricsSinks {
             type = Class.forName(trimmed);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new BulletException(key + ": no class named '" + trimmed + "' (use json-log, prometheus, or the full "
-                                      + "name of a class implementing " + MetricsSink.class.getName() + ")");
+                                      + "name of a class implementing " + MetricsSink.class.getName()
+                                      + " or Storm's IMetricsConsumer)");
         }
         if (!MetricsSink.class.isAssignableFrom(type)) {
-            throw new BulletException(key + ": " + trimmed + " does not implement " + MetricsSink.class.getName());
+            throw new BulletException(key + ": " + trimmed + " implements neither " + MetricsSink.class.getName()
+                                      + " nor Storm's IMetricsConsumer");
         }
         try {
             type.getConstructor();

@@ -20,6 +20,7 @@ import dev.bullet.storm.TopologyNames.Streams;
 import dev.bullet.storm.serialization.KryoRegistrations;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.metric.api.IMetricsConsumer;
 import org.apache.storm.topology.BoltDeclarer;
 import org.apache.storm.topology.ComponentConfigurationDeclarer;
 import org.apache.storm.topology.IRichSpout;
@@ -154,11 +155,39 @@ public final class BulletTopology {
         conf.put(SettingsTable.METRICS_JSON_PATH, settings.getString(SettingsTable.METRICS_JSON_PATH));
         conf.put(SettingsTable.METRICS_PROMETHEUS_PORT, settings.getInt(SettingsTable.METRICS_PROMETHEUS_PORT));
         for (String name : settings.getList(SettingsTable.METRICS_CLASSES)) {
+            Class<? extends IMetricsConsumer> storms = stormConsumer(name.trim());
+            if (storms != null) { // a Storm metrics consumer of its own, as the original Bullet registered them
+                conf.registerMetricsConsumer(storms, 1);
+                continue;
+            }
             MetricsSinks.resolve(name);
             conf.registerMetricsConsumer(MetricsConsumer.class, name.trim(), 1);
         }
         conf.put("topology.enable.v2.metrics.tick", true);
         conf.put("topology.v2.metrics.tick.interval.seconds", settings.metricEmitIntervalSecs(SettingsTable.DEFAULT_METRIC_ENTRY));
+    }
+
+    /**
+     * The class named, when it is a Storm {@link IMetricsConsumer} with a public no-argument constructor (Storm makes
+     * it); null for an alias, a {@code MetricsSink} or no class (which {@code MetricsSinks.resolve} then reports).
+     */
+    private static Class<? extends IMetricsConsumer> stormConsumer(String name) {
+        Class<?> type;
+        try {
+            type = Class.forName(name);
+        } catch (ClassNotFoundException | LinkageError notAClass) {
+            return null;
+        }
+        if (!IMetricsConsumer.class.isAssignableFrom(type)) {
+            return null;
+        }
+        try {
+            type.getConstructor();
+        } catch (NoSuchMethodException e) {
+            throw new BulletException(SettingsTable.METRICS_CLASSES + ": " + name + " needs a public no-argument"
+                                      + " constructor");
+        }
+        return type.asSubclass(IMetricsConsumer.class);
     }
 
     private static ComponentSpec spec(BulletSettings settings, Component c) {

@@ -6,6 +6,7 @@ import dev.bullet.config.Component;
 import dev.bullet.config.SettingsException;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.testing.CommandLines;
+import org.apache.storm.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,6 +78,20 @@ class BulletTopologyMainTest {
         BulletSettings settings = BulletSettings.load(null, Map.of(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME, "com.example.Missing"));
         BulletException e = assertThrows(BulletException.class, () -> BulletTopology.build(settings));
         assertTrue(e.getMessage().contains(SettingsTable.DATASOURCE_SPOUT_CLASS_NAME), e.getMessage());
+    }
+
+    @Test
+    void aStormMetricsConsumerOfItsOwnIsRegisteredAsTheOriginalDid() {
+        BulletSettings settings = BulletSettings.load(null, Map.of(SettingsTable.METRICS_ENABLE, true,
+                SettingsTable.METRICS_CLASSES, List.of("json-log", "org.apache.storm.metric.LoggingMetricsConsumer")));
+        List<?> registered = (List<?>) BulletTopology.config(settings).get(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER);
+        assertEquals(2, registered.size(), String.valueOf(registered));
+        assertTrue(String.valueOf(registered.get(1)).contains("org.apache.storm.metric.LoggingMetricsConsumer"),
+                   String.valueOf(registered));
+        BulletSettings notAConsumer = BulletSettings.load(null, Map.of(SettingsTable.METRICS_ENABLE, true,
+                SettingsTable.METRICS_CLASSES, List.of("java.lang.String")));
+        BulletException e = assertThrows(BulletException.class, () -> BulletTopology.config(notAConsumer));
+        assertTrue(e.getMessage().contains("IMetricsConsumer"), e.getMessage());
     }
 
     @Test
