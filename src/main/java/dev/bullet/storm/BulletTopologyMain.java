@@ -6,9 +6,11 @@ import dev.bullet.config.BulletSettings;
 import dev.bullet.config.Component;
 import dev.bullet.config.SettingsTable;
 import dev.bullet.pubsub.KafkaPubSubFactory;
+import org.apache.storm.Config;
 import org.apache.storm.StormSubmitter;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.utils.Utils;
+import org.apache.storm.validation.ConfigValidation;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,6 +106,7 @@ public final class BulletTopologyMain {
             BulletSettings settings = BulletSettings.load(parsed.conf(), parsed.overrides());
             String name = settings.getString(SettingsTable.TOPOLOGY_NAME);
             StormTopology topology = BulletTopology.build(settings);
+            Config config = checkedConfig(settings); // before anything reaches Kafka
             System.err.println(cycleNote(topology, name));
             try {
                 KafkaPubSubFactory.createStoreTopics(settings); // what outlives the topology: queries, Join state
@@ -111,7 +114,7 @@ public final class BulletTopologyMain {
                 System.err.println("warning: " + e.getMessage() + "; the topology runs without what is missing (see the"
                                    + " README's query store and Join state)");
             }
-            StormSubmitter.submitTopology(name, BulletTopology.config(settings), topology);
+            StormSubmitter.submitTopology(name, config, topology);
         } catch (BulletException e) {
             // Settings that do not validate are a bad command line, as before: exit 2.
             System.err.println("error: " + e.getMessage());
@@ -135,6 +138,20 @@ public final class BulletTopologyMain {
         }
         return "Submitting topology " + name + "; its loops (" + loops + ") carry the Join's COMPLETE signal and the Result bolt's "
                + "confirmations back, by design: Storm's \"contains cycles\" notice is not an error.";
+    }
+
+    /**
+     * The topology's Storm config, checked as Storm checks it at submission: a Storm key of {@code --bullet-conf} with a
+     * value Storm refuses ({@code topology.workers: "x"}) is a {@link BulletException} naming it.
+     */
+    static Config checkedConfig(BulletSettings settings) {
+        Config config = BulletTopology.config(settings);
+        try {
+            ConfigValidation.validateTopoConf(config);
+        } catch (IllegalArgumentException e) {
+            throw new BulletException("Storm refuses the topology's config: " + e.getMessage());
+        }
+        return config;
     }
 
     /** Reads the command line; throws {@link Cli.UsageException} for one that cannot run. */

@@ -95,6 +95,16 @@ class BulletTopologyMainTest {
     }
 
     @Test
+    void aStormKeyWithAValueStormRefusesIsAnErrorNamingItBeforeAnythingRuns(@TempDir Path dir) throws IOException {
+        Path conf = Files.writeString(dir.resolve("s.yaml"), "topology.workers: \"x\"\n");
+        BulletException e = assertThrows(BulletException.class,
+                () -> BulletTopologyMain.checkedConfig(BulletSettings.load(conf, Map.of())));
+        assertTrue(e.getMessage().contains("TOPOLOGY_WORKERS") || e.getMessage().contains("topology.workers"), e.getMessage());
+        BulletTopologyMain.checkedConfig(BulletSettings.load(Path.of("src/test/resources/config/seed_settings.yaml"),
+                Map.of(SettingsTable.METRICS_CLASSES, List.of("json-log"))));
+    }
+
+    @Test
     void theSeedSettingsBlockBuildsATopology() {
         BulletSettings settings = BulletSettings.load(Path.of("src/test/resources/config/seed_settings.yaml"),
                 Map.of(SettingsTable.METRICS_CLASSES, List.of("json-log")));
