@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -382,6 +383,12 @@ public final class BulletSettings implements Serializable {
                 return;
             }
             if (!key.equals("bullet") && !key.startsWith("bullet.")) {
+                Optional<String> meant = meantBulletKey(key);
+                if (meant.isPresent()) { // a typo of a Bullet key would otherwise reach Storm and do nothing
+                    problems.add(key + where + ": not a Bullet setting (those start with \"bullet.\"), nor passed to"
+                                 + " Storm as one; did you mean " + meant.get() + "?");
+                    return;
+                }
                 passthrough.put(key, frozen(raw));
                 return;
             }
@@ -461,6 +468,21 @@ public final class BulletSettings implements Serializable {
                              + v.refused());
             }
             return true;
+        }
+
+        /**
+         * The Bullet key a key outside {@code bullet.} was meant to be: one that starts with "bullet" in another case
+         * or spelling ({@code Bullet.query...}, {@code bullet_query_...}), or is a key of the table but for a letter or
+         * two ({@code bulet.query.max.duration}).
+         */
+        private static Optional<String> meantBulletKey(String key) {
+            String lower = key.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("bullet") || lower.startsWith("bulet") || lower.startsWith("bulett")) {
+                String dotted = "bullet." + lower.replaceFirst("^bul+et+[._-]?", "").replace('_', '.');
+                return Optional.of(SettingsTable.closestKey(dotted).orElse("a key starting with \"bullet.\""));
+            }
+            Optional<String> close = SettingsTable.closestKey(key);
+            return close.isPresent() && SettingsTable.editDistance(key, close.get()) <= 2 ? close : Optional.empty();
         }
 
         /** The map of Kafka client properties that {@code key} names an entry of (its name plus a dot, plus more). */

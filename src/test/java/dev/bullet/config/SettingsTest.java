@@ -233,6 +233,20 @@ class SettingsTest {
     }
 
     @Test
+    void aMisspeltBulletKeyIsNotPassedToStormInSilence() {
+        SettingsException e = assertThrows(SettingsException.class, () -> BulletSettings.builder().yaml("""
+                Bullet.query.max.duration: 1000
+                bulet.query.max.duration: 1000
+                bullet_query_max_duration: 1000
+                topology.max.spout.pending: 30
+                """, "my.yaml").build());
+        assertEquals(3, e.problems().size(), e.getMessage());
+        for (String problem : e.problems()) {
+            assertTrue(problem.contains("did you mean bullet.query.max.duration?"), problem);
+        }
+    }
+
+    @Test
     void nonBulletKeysArePassedThroughUnchecked() {
         BulletSettings settings = BulletSettings.builder().yaml("""
                 topology.max.spout.pending: 30
