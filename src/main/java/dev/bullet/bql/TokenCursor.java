@@ -88,7 +88,7 @@ final class TokenCursor {
                 : String.join(", ", List.of(what).subList(0, what.length - 1)) + " or " + what[what.length - 1];
         return new BqlSyntaxException(t.line(), t.column(), "expected " + list + ", found " + t.describe(),
                                       (what.length == 1 ? "Write " + what[0] : "Write one of " + list)
-                                      + " here (the BQL grammar is in the README)");
+                                      + " here (bullet-bql 1.3's grammar; the README's BQL section shows each form)");
     }
 
     /** Consumes a whole number, {@code what} naming it in the error when there is none. */
