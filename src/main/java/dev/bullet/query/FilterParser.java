@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.re2j.PatternSyntaxException;
 import dev.bullet.query.expr.Expr;
 import dev.bullet.query.expr.ExprParser;
+import dev.bullet.query.expr.JavaPosixClasses;
 import dev.bullet.record.FieldPath;
 import dev.bullet.regex.RegexSize;
 
@@ -264,6 +265,9 @@ final class FilterParser {
             if (value.kind() == FilterValue.Kind.FIELD) {
                 problems.error(where + ": RLIKE takes literal patterns, not FIELD values", "Give the regular expression as a string");
                 return null;
+            }
+            if (value.value() != null) { // Java's \p{Alpha} and the rest, as RE2 writes them
+                value = FilterValue.literal(JavaPosixClasses.rewrite(value.value()), value.type());
             }
             int maxLength = settings.limits().regexLength();
             if (value.value().length() > maxLength) {

@@ -319,7 +319,7 @@ public final class ExprParser {
             return;
         }
         try {
-            Pattern.compile(regex);
+            Pattern.compile(JavaPosixClasses.rewrite(regex));
         } catch (PatternSyntaxException invalid) {
             error(where + ": the pattern " + new JsonPrimitive(regex) + " is not a valid regular expression: "
                     + invalid.getDescription(), "Fix the pattern (RE2 syntax: no backreferences or lookaround)");

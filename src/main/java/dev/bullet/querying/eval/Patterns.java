@@ -2,6 +2,7 @@ package dev.bullet.querying.eval;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import dev.bullet.query.expr.JavaPosixClasses;
 
 import static dev.bullet.querying.eval.Evaluators.FAILED;
 
@@ -33,7 +34,7 @@ final class Patterns {
 
     private static Compiled compile(String regex) {
         try {
-            return new Compiled(regex, Pattern.compile(regex));
+            return new Compiled(regex, Pattern.compile(JavaPosixClasses.rewrite(regex)));
         } catch (PatternSyntaxException invalid) {
             return new Compiled(regex, null);
         }
