@@ -477,7 +477,7 @@ public final class BulletSettings implements Serializable {
          */
         private static Optional<String> meantBulletKey(String key) {
             String lower = key.toLowerCase(Locale.ROOT);
-            if (lower.startsWith("bullet") || lower.startsWith("bulet") || lower.startsWith("bulett")) {
+            if (lower.startsWith("bullet") || lower.startsWith("bulet")) {
                 String dotted = "bullet." + lower.replaceFirst("^bul+et+[._-]?", "").replace('_', '.');
                 return Optional.of(SettingsTable.closestKey(dotted).orElse("a key starting with \"bullet.\""));
             }

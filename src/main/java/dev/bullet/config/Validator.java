@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -115,28 +116,26 @@ interface Validator {
 
     /** Browser origins: each {@code http://} or {@code https://} a host, an optional port, nothing after it. */
     static Validator origins() {
-        return of("origins scheme://host[:port]", v -> {
-            List<?> list = (List<?>) v;
-            for (int i = 0; i < list.size(); i++) {
-                String e = ((String) list.get(i)).trim();
-                if (!HostPatterns.ORIGIN.matcher(e).matches()) {
-                    return Optional.of("element " + i + " (\"" + e + "\") must be an origin as a browser sends it,"
-                                       + " http:// or https:// then a host and an optional port (no path)");
-                }
-            }
-            return Optional.empty();
-        });
+        return eachElement("origins scheme://host[:port]", e -> HostPatterns.ORIGIN.matcher(e).matches(),
+                           "an origin as a browser sends it, http:// or https:// then a host and an optional port"
+                           + " (no path)");
     }
 
     /** Host header values: {@code *}, or a host name or address with an optional port. */
     static Validator hosts() {
-        return of("host[:port] or *", v -> {
+        return eachElement("host[:port] or *", e -> e.equals("*") || HostPatterns.HOST.matcher(e).matches(),
+                           "a host name or address with an optional :port, or * alone for any host (no scheme, path or"
+                           + " wildcard)");
+    }
+
+    /** A list whose every element, trimmed, passes {@code fits}; the first that does not is named, with {@code shape}. */
+    private static Validator eachElement(String description, Predicate<String> fits, String shape) {
+        return of(description, v -> {
             List<?> list = (List<?>) v;
             for (int i = 0; i < list.size(); i++) {
                 String e = ((String) list.get(i)).trim();
-                if (!e.equals("*") && !HostPatterns.HOST.matcher(e).matches()) {
-                    return Optional.of("element " + i + " (\"" + e + "\") must be a host name or address with an"
-                                       + " optional :port, or * alone for any host (no scheme, path or wildcard)");
+                if (!fits.test(e)) {
+                    return Optional.of("element " + i + " (\"" + e + "\") must be " + shape);
                 }
             }
             return Optional.empty();

@@ -266,9 +266,6 @@ final class FilterParser {
                 problems.error(where + ": RLIKE takes literal patterns, not FIELD values", "Give the regular expression as a string");
                 return null;
             }
-            if (value.value() != null) { // Java's \p{Alpha} and the rest, as RE2 writes them
-                value = FilterValue.literal(JavaPosixClasses.rewrite(value.value()), value.type());
-            }
             int maxLength = settings.limits().regexLength();
             if (value.value().length() > maxLength) {
                 problems.error(where + ": the regular expression is " + value.value().length() + " characters long, longer "
@@ -277,6 +274,8 @@ final class FilterParser {
                                + "bullet.query.max.regex.length");
                 return null;
             }
+            String written = value.value();
+            value = FilterValue.literal(JavaPosixClasses.rewrite(written), value.type()); // Java's \p{Alpha}... as RE2's
             if (RegexSize.estimate(value.value()) > RegexSize.MAX) {
                 problems.error(where + ": the regular expression repeats too much: its nested counted repetitions would "
                                + "need more than " + RegexSize.MAX + " steps to compile",
@@ -287,7 +286,7 @@ final class FilterParser {
                 // name clash: java.util.regex.Pattern is imported
                 com.google.re2j.Pattern.compile(value.value());
             } catch (PatternSyntaxException e) {
-                problems.error(where + ": invalid regular expression \"" + value.value() + "\": " + e.getDescription(),
+                problems.error(where + ": invalid regular expression \"" + written + "\": " + e.getDescription(),
                       "Use RE2 syntax (linear time: no backreferences or lookaround)");
                 return null;
             }
