@@ -6,8 +6,8 @@ import com.google.gson.JsonObject;
 import com.google.re2j.PatternSyntaxException;
 import dev.bullet.query.expr.Expr;
 import dev.bullet.query.expr.ExprParser;
-import dev.bullet.query.expr.JavaPosixClasses;
 import dev.bullet.record.FieldPath;
+import dev.bullet.regex.JavaRegex;
 import dev.bullet.regex.RegexSize;
 
 import java.util.ArrayList;
@@ -275,7 +275,14 @@ final class FilterParser {
                 return null;
             }
             String written = value.value();
-            value = FilterValue.literal(JavaPosixClasses.rewrite(written), value.type()); // Java's \p{Alpha}... as RE2's
+            try {
+                value = FilterValue.literal(JavaRegex.toRe2(written), value.type()); // RE2's syntax, Java's meaning
+            } catch (JavaRegex.Unsupported e) {
+                problems.error(where + ": the regular expression \"" + written + "\" is read differently by Java, "
+                               + "whose meaning RLIKE keeps: " + e.getMessage(),
+                               "Write the pattern as the message says");
+                return null;
+            }
             if (RegexSize.estimate(value.value()) > RegexSize.MAX) {
                 problems.error(where + ": the regular expression repeats too much: its nested counted repetitions would "
                                + "need more than " + RegexSize.MAX + " steps to compile",

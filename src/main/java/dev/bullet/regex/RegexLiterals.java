@@ -504,8 +504,9 @@ public final class RegexLiterals {
                 if (end < 0) {
                     throw new Unsure();
                 }
+                boolean space = pattern.startsWith("[:space:]", pos); // Java's \s as RLIKE writes it
                 pos = end + 2;
-                mask = CharMask.ANY;
+                mask = space ? mask.union(CharMask.SPACE).union(CharMask.of(0x0B)) : CharMask.ANY;
                 listable = false;
                 continue;
             }
@@ -599,9 +600,37 @@ public final class RegexLiterals {
                 return '\r';
             case 'f':
                 return '\f';
+            case 'v':
+                return (char) 0x0B;
+            case 'x':
+                return hexChar();
             default:
                 throw new Unsure();
         }
+    }
+
+    /**
+     * The character of a {@code \xHH} or {@code \x{H...}} escape whose 'x' was just read, consumed; one past ASCII
+     * as U+0080 (the class reader counts every such one alike).
+     */
+    private char hexChar() {
+        String digits;
+        if (pattern.charAt(pos) == '{') {
+            int close = pattern.indexOf('}', pos);
+            if (close < 0) {
+                throw new Unsure();
+            }
+            digits = pattern.substring(pos + 1, close);
+            pos = close + 1;
+        } else {
+            digits = pattern.substring(pos, pos + 2);
+            pos += 2;
+        }
+        if (digits.isEmpty() || digits.length() > 6 || !digits.chars().allMatch(d -> Character.digit(d, 16) >= 0)) {
+            throw new Unsure();
+        }
+        int cp = Integer.parseInt(digits, 16);
+        return cp < 128 ? (char) cp : (char) 0x80;
     }
 
     private static Info optional(Info atom) {

@@ -282,6 +282,16 @@ final class RegexSyntax {
                     return one('\r');
                 case 'f':
                     return one('\f');
+                case 'v':
+                    return one((char) 0x0B);
+                case 'x': {
+                    pos -= 2;
+                    int cp = hexEscape();
+                    if (cp >= 128) {
+                        throw new Unsupported(); // a character no ASCII text holds: the class reader skips it
+                    }
+                    return letter((char) cp);
+                }
                 default:
                     if (e < 128 && !Character.isLetterOrDigit(e)) {
                         return letter(e);
@@ -290,13 +300,53 @@ final class RegexSyntax {
             }
         }
 
+        /**
+         * {@code \xHH} or {@code \x{H...}} at pos, consumed: the character's code (past ASCII too: {@link JavaRegex}
+         * writes Java's line terminators so).
+         */
+        private int hexEscape() {
+            pos += 2;
+            String digits;
+            if (pattern.charAt(pos) == '{') {
+                int close = pattern.indexOf('}', pos);
+                if (close < 0) {
+                    throw new Unsupported();
+                }
+                digits = pattern.substring(pos + 1, close);
+                pos = close + 1;
+            } else {
+                digits = pattern.substring(pos, pos + 2);
+                pos += 2;
+            }
+            if (digits.isEmpty() || digits.length() > 6 || !digits.chars().allMatch(d -> Character.digit(d, 16) >= 0)) {
+                throw new Unsupported();
+            }
+            return Integer.parseInt(digits, 16);
+        }
+
+        /** One character of a class at pos, consumed: itself, or what its escape names. */
+        private int classChar() {
+            char c = pattern.charAt(pos);
+            if (c != '\\') {
+                pos++;
+                return c;
+            }
+            if (pattern.charAt(pos + 1) == 'x') {
+                return hexEscape();
+            }
+            return single(escape(true));
+        }
+
+        /**
+         * A class. Under {@code (?i)} its members come with both cases of their letters, so the set is closed under
+         * ASCII case and its complement too: a negated class is the same set in RE2 and here, for ASCII text. A
+         * member past ASCII matches no ASCII text and is left out, unless {@code (?i)} holds (RE2 folds some onto
+         * ASCII letters, the Kelvin sign onto k).
+         */
         private Chars characterClass() {
             pos++;
             boolean negated = pattern.charAt(pos) == '^';
             if (negated) {
-                if (fold) {
-                    throw new Unsupported();
-                }
                 pos++;
             }
             if (pattern.charAt(pos) == ']') {
@@ -308,35 +358,24 @@ final class RegexSyntax {
                     set = union(set, posixClass());
                     continue;
                 }
-                char lo;
-                if (pattern.charAt(pos) == '\\') {
-                    char e = pattern.charAt(pos + 1);
-                    if ("dwsDWS".indexOf(e) >= 0) {
-                        set = union(set, escape(true));
-                        continue;
-                    }
-                    lo = single(escape(true));
-                } else {
-                    lo = pattern.charAt(pos++);
+                if (pattern.charAt(pos) == '\\' && "dwsDWS".indexOf(pattern.charAt(pos + 1)) >= 0) {
+                    set = union(set, escape(true));
+                    continue;
                 }
-                char hi = lo;
+                int lo = classChar();
+                int hi = lo;
                 if (pattern.charAt(pos) == '-' && pattern.charAt(pos + 1) != ']') {
                     pos++;
-                    if (pattern.charAt(pos) == '\\') {
-                        char e = pattern.charAt(pos + 1);
-                        if ("dwsDWS".indexOf(e) >= 0) {
-                            throw new Unsupported();
-                        }
-                        hi = single(escape(true));
-                    } else {
-                        hi = pattern.charAt(pos++);
+                    if (pattern.charAt(pos) == '\\' && "dwsDWS".indexOf(pattern.charAt(pos + 1)) >= 0) {
+                        throw new Unsupported();
                     }
+                    hi = classChar();
                 }
-                if (lo >= 128 || hi >= 128 || hi < lo) {
+                if (hi < lo || hi >= 128 && fold) {
                     throw new Unsupported();
                 }
-                for (char x = lo; x <= hi; x++) {
-                    set = union(set, fold ? letter(x) : one(x));
+                for (int x = lo; x <= Math.min(hi, 127); x++) {
+                    set = union(set, fold ? letter((char) x) : one((char) x));
                 }
             }
             pos++;
@@ -345,17 +384,18 @@ final class RegexSyntax {
 
         /**
          * A POSIX class inside brackets at pos, {@code [:alpha:]} or {@code [:^alpha:]}, as RE2 defines them (ASCII
-         * only). Under {@code (?i)} RE2 folds a class's ranges its own way: left to it.
+         * only). Under {@code (?i)} only one that holds both cases of its letters ({@code [:lower:]} does not): RE2
+         * folds the others its own way.
          */
         private Chars posixClass() {
             int close = pattern.indexOf(":]", pos + 2);
-            if (close < 0 || fold) {
+            if (close < 0) {
                 throw new Unsupported();
             }
             String name = pattern.substring(pos + 2, close);
             boolean negated = name.startsWith("^");
             Chars set = POSIX.get(negated ? name.substring(1) : name);
-            if (set == null) {
+            if (set == null || fold && !caseClosed(set)) {
                 throw new Unsupported();
             }
             pos = close + 2;
@@ -370,6 +410,20 @@ final class RegexSyntax {
             return (char) (chars.low() != 0 ? Long.numberOfTrailingZeros(chars.low())
                                             : 64 + Long.numberOfTrailingZeros(chars.high()));
         }
+    }
+
+    /** Whether the set holds both cases of each ASCII letter it holds. */
+    private static boolean caseClosed(Chars set) {
+        for (char c = 'A'; c <= 'Z'; c++) {
+            if (contains(set, c) != contains(set, Character.toLowerCase(c))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(Chars set, char c) {
+        return c < 64 ? (set.low() & 1L << c) != 0 : (set.high() & 1L << (c - 64)) != 0;
     }
 
     private static Chars one(char c) {

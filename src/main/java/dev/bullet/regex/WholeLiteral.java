@@ -27,7 +27,8 @@ public final class WholeLiteral {
 
     /** The pattern's whole-literal form, or null when it is anything else. */
     public static WholeLiteral of(String pattern) {
-        String p = pattern;
+        // Java's dot as RLIKE writes it for RE2: on the texts read here (no line terminator) it is RE2's dot
+        String p = pattern.replace(JavaRegex.DOT, ".");
         boolean fold = p.startsWith("(?i)");
         if (fold) {
             p = p.substring(4);

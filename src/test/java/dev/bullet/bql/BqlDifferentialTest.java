@@ -322,7 +322,8 @@ class BqlDifferentialTest {
      * comparisons between values of different kinds, RLIKE and CONTAINSVALUE over values of another kind, {@code -0.0}
      * against zero, an ORDER BY and an outer query over an infinite computed value, a TOP operand in parentheses,
      * COUNT DISTINCT over bullet-core's strings of the values (an empty one not counted), MIN and MAX over NaN and
-     * zeros of both signs.
+     * zeros of both signs, RLIKE as Java reads it (its line terminators for {@code .}, its {@code \s}, {@code \v} and
+     * {@code \h}, its ASCII-only {@code (?i)}).
      */
     static final List<List<String>> EDGES = List.of(
             List.of("SELECT id FROM STREAM() WHERE a != b", "{\"id\":\"r1\",\"a\":1}",
@@ -378,6 +379,16 @@ class BqlDifferentialTest {
             List.of("SELECT id FROM STREAM() WHERE s RLIKE '\\p{Alpha}+\\p{Digit}' AND t NOT RLIKE '[\\p{Punct}x]+'",
                     "{\"id\":\"r1\",\"s\":\"ab7\",\"t\":\"a\"}", "{\"id\":\"r2\",\"s\":\"ab\",\"t\":\"b\"}",
                     "{\"id\":\"r3\",\"s\":\"\u00e97\",\"t\":\"c\"}", "{\"id\":\"r4\",\"s\":\"k7\",\"t\":\"!x\"}"),
+            List.of("SELECT id FROM STREAM() WHERE s RLIKE '.*error.*'", "{\"id\":\"r1\",\"s\":\"error\\r\"}",
+                    "{\"id\":\"r2\",\"s\":\"an error\"}", "{\"id\":\"r3\",\"s\":\"x\\u2028error\"}",
+                    "{\"id\":\"r4\",\"s\":\"error\\n\"}", "{\"id\":\"r5\",\"s\":\"\\u0085error\"}",
+                    "{\"id\":\"r6\",\"s\":\"error\\t\"}"),
+            List.of("SELECT id FROM STREAM() WHERE s RLIKE 'a\\sb' OR t RLIKE 'x\\v+' OR u RLIKE '\\h*y'",
+                    "{\"id\":\"r1\",\"s\":\"a\\u000bb\"}", "{\"id\":\"r2\",\"s\":\"a b\"}",
+                    "{\"id\":\"r3\",\"t\":\"x\\r\\n\"}", "{\"id\":\"r4\",\"t\":\"x\\u000b\"}",
+                    "{\"id\":\"r5\",\"u\":\"\\u00a0y\"}", "{\"id\":\"r6\",\"u\":\" \\u2003y\"}"),
+            List.of("SELECT id FROM STREAM() WHERE s RLIKE '(?i).*caf\u00e9.*'", "{\"id\":\"r1\",\"s\":\"CAF\u00c9\"}",
+                    "{\"id\":\"r2\",\"s\":\"Caf\u00e9s\"}", "{\"id\":\"r3\",\"s\":\"cafe\"}"),
             List.of("SELECT m.b.c, COUNT(*) FROM STREAM() GROUP BY m.b.c",
                     "{\"id\":6,\"m\":{\"a\":1,\"b\":{\"c\":2}}}", "{\"id\":7,\"m\":{\"b\":{\"c\":2}}}"),
             List.of("SELECT g, MIN(d), MAX(d), COUNT(*) FROM STREAM() GROUP BY g",

@@ -43,12 +43,14 @@ class SecondaryIndexPropertyTest {
                                               "K", "(?i)k.*", "\\d", ".*rr.*", "(?i)AB.*", ".*bc$", "^abc$", "an ERROR here",
                                               "(?i).*k.*", ".*x", "(?i)abc", "a.*", ".*(err|ab).*", "(?i)(X|abc)",
                                               "^(abc|x).*", ".*(rr|bc)", "[0-9]{1}[a-c]+.*", "[a-c]b.*", "e{1}r+.*",
-                                              "ab?c", "[xa](b|bc).*", "\\d[.]\\d*"};
+                                              "ab?c", "[xa](b|bc).*", "\\d[.]\\d*", "a\\sb", "(?i)\u00e9rror", ".*\\S",
+                                              "[^x]*", "(?i).*\\sERROR"};
     private static final String[] VALUES = {"1", "2", "0", "-0.0", "\"x\"", "\"X\"", "\"abc\"", "\"error\"",
                                             "\"an ERROR here\"", "\"a.bc\"", "\"\\u212A\"", "\"k\"", "true", "false",
                                             "null", "\"\"", "[1,\"x\"]", "{\"k\":\"v\",\"a\":1}", "[{\"a\":\"x\"},{\"k\":2}]",
                                             "\"line\\nerror\"", "3", "2.5", "\"Abc\"", "\"xabcx\"", "\"ab\"", "\"AB\\\"c\"",
-                                            "\"\u00e9rror\"",
+                                            "\"\u00e9rror\"", "\"error\\r\"", "\"a\\u000bb\"", "\"x\\u2028error\"",
+                                            "\"\u00c9rror\"", "\"a\\r error\"",
                                             // a duplicate key overrides an inner map (and a value): what the filter reads
                                             "{\"a\":{\"k\":1},\"a\":{\"j\":2}}", "{\"k\":\"x\",\"k\":{\"v\":1}}",
                                             "{\"k\":\"x\",\"j\":\"abc\",\"k\":\"v\"}", "{\"j\":{\"k\":\"x\",\"k\":1}}",

@@ -40,6 +40,12 @@ class BulletCoreConformanceTest {
         "{\"s\": \"\"}",
         "{\"s\": \"Root\"}",
         "{\"s\": \"a\\nroot\"}",
+        "{\"s\": \"root\\r\"}",
+        "{\"s\": \"a\\u2028root\"}",
+        "{\"s\": \"\\u0085root\"}",
+        "{\"s\": \"ro\\u000bot\"}",
+        "{\"s\": \"ro ot\\u00a0\"}",
+        "{\"s\": \"ROOT\\u00c9\"}",
         "{\"mm\": {\"y\": {\"p\": \"w\"}}}",
         "{\"mm\": {\"p\": {\"q\": \"u\"}}}",
         "{\"mm\": {\"a\": {\"b\": \"p\"}, \"c\": {\"d\": \"w\"}}}",
@@ -50,7 +56,9 @@ class BulletCoreConformanceTest {
         "{\"other\": \"p\"}");
 
     private static final List<String> PATTERNS = List.of("root", ".*root.*", "roo", "root|admin.*", "^root$", "",
-                                                         "(?i)root", "r.*d", ".*", "a.root");
+                                                         "(?i)root", "r.*d", ".*", "a.root", "ro\\sot", "\\S+", ".+", "(?i)ROOT.",
+                                                         "ro\\vot", "[^x]+", "ro\\s?ot\\h", "(?i)root\u00e9",
+                                                         "(?s).*root.*", "\\p{Alpha}+\\P{Alpha}");
     private static final List<String> KEYS_AND_VALUES = List.of("p", "q", "w", "u", "y", "a", "b", "d", "zz");
 
     @Test

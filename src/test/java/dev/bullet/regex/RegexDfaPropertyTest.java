@@ -34,12 +34,15 @@ class RegexDfaPropertyTest {
                                            "\\_", "\\$", "\\^", "[.]", "\\t", "[\\D]", "[^\\s]", "\\{", "()", "\\z",
                                            "[a-b-]", "\\\\", "[\\^]", "[^-]", "(?s)", "(?-s)", "(?is)", "[[:digit:]]",
                                            "[[:^alpha:]]", "[[:space:]x]", "[[:punct:]]", "[^[:lower:]]", "[[:word:]]",
-                                           "[[:xdigit:][:blank:]]", "[[:foo:]]", "(?m)", "(?U)"};
+                                           "[[:xdigit:][:blank:]]", "[[:foo:]]", "(?m)", "(?U)", JavaRegex.DOT,
+                                           "[\\x{85}a]", "[^\\x{2028}b]", "\\v", "[\\v]", "\\x{e9}", "[\\x00-\\x{2FF}]",
+                                           "[^\\x{212A}]", "[[:space:]]", "[^[:space:]]"};
     private static final String[] QUANTIFIERS = {"", "", "", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?", "{2,3}",
                                                  "{1}", "??", "{0}", "{,2}", "{3,2}", "**", "{2}?"};
     private static final char[] VALUE_CHARS = {'a', 'b', 'A', 'B', 'k', 'K', '\u212A', '\u017F', 's', 'S', 'x', '.', '-',
                                                '\n', '1', '_', ' ', '9', 'Z', '\u00e9', 'e', 'r', 'o', 'R', 'E', 'c', ']',
-                                               '{', '\t', '$', '^', '\\', '\u000B', '!', '@', '~'};
+                                               '{', '\t', '$', '^', '\\', '\u000B', '!', '@', '~', '\r', '\u0085',
+                                               '\u2028'};
 
     private static String pattern(Random r, int depth) {
         StringBuilder out = new StringBuilder();
@@ -254,16 +257,18 @@ class RegexDfaPropertyTest {
 
     @Test
     void leavesToRe2WhatItDoesNotCompile() {
-        for (String p : List.of("(?i)[^a]", "(?i)\\W", "a\\b", "(?m)^a", "(?U)a*", "a{,2}", "\\pL", "(?i)[[:lower:]]",
+        for (String p : List.of("(?i)[\\x{212A}a]", "(?i)[[:^lower:]]", "(?i)\\W", "a\\b", "(?m)^a", "(?U)a*", "a{,2}", "\\pL", "(?i)[[:lower:]]",
                                 "[[:alpha:]", "[[:foo:]]", "(?i-)a", "(?-)a",
-                                "é", "a^b", "a$b", "(a$)", "(^a)", "(a$|b)c", "(?:a$|b)", "x(^a|b)", "(?P<x>a)", "[]a]", "a{100}", "\\x41", "\\Qa\\E", "a**",
-                                "(?i)*", "^*", "x(?i)[^a]")) {
+                                "é", "a^b", "a$b", "(a$)", "(^a)", "(a$|b)c", "(?:a$|b)", "x(^a|b)", "(?P<x>a)", "[]a]", "a{100}", "\\x{e9}", "\\Qa\\E", "a**",
+                                "(?i)*", "^*")) {
             assertNull(RegexDfa.of(List.of(p)), p);
         }
         for (String p : List.of("", ".*error.*", "(?i)^GET /api/.*", "[0-9]{2}[a-f]+.*", "(tu|du|bravo)", "\\w+ce",
                                 "[^0-9]+pe", "a|$", "^$", "[a-]x", "\\.\\$", "x{2,}?", "(?i:a)b", "x(?i)y|z",
                                 "^a|^b$|c$", "a}", "]", "(?-i:A)(?i)b", "(?i)^warn", "(?s).", "(?i-s)a",
-                                "[[:alpha:]]", "[^[:space:]]+", "(?s-i:a.)b", "[[:^digit:]x]")) {
+                                "[[:alpha:]]", "[^[:space:]]+", "(?s-i:a.)b", "[[:^digit:]x]", "(?i)[^a]", "x(?i)[^a]",
+                                "\\x41", JavaRegex.DOT + "*error" + JavaRegex.DOT + "*", "(?i)[^[:space:]]",
+                                "[\\x{85}a\\x00-\\x{FFFF}]", "[^\\n\\v]")) {
             assertNotNull(RegexDfa.of(List.of(p)), p);
         }
     }

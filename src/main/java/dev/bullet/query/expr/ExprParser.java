@@ -11,6 +11,7 @@ import com.google.re2j.PatternSyntaxException;
 import dev.bullet.common.BulletError;
 import dev.bullet.common.JsonDepth;
 import dev.bullet.common.Limits;
+import dev.bullet.regex.JavaRegex;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -319,7 +320,10 @@ public final class ExprParser {
             return;
         }
         try {
-            Pattern.compile(JavaPosixClasses.rewrite(regex));
+            Pattern.compile(JavaRegex.toRe2(regex));
+        } catch (JavaRegex.Unsupported unsupported) {
+            error(where + ": the pattern " + new JsonPrimitive(regex) + " is read differently by Java, whose meaning "
+                    + "RLIKE keeps: " + unsupported.getMessage(), "Write the pattern as the message says");
         } catch (PatternSyntaxException invalid) {
             error(where + ": the pattern " + new JsonPrimitive(regex) + " is not a valid regular expression: "
                     + invalid.getDescription(), "Fix the pattern (RE2 syntax: no backreferences or lookaround)");

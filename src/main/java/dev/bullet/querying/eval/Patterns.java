@@ -2,7 +2,7 @@ package dev.bullet.querying.eval;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import dev.bullet.query.expr.JavaPosixClasses;
+import dev.bullet.regex.JavaRegex;
 
 import static dev.bullet.querying.eval.Evaluators.FAILED;
 
@@ -34,8 +34,8 @@ final class Patterns {
 
     private static Compiled compile(String regex) {
         try {
-            return new Compiled(regex, Pattern.compile(JavaPosixClasses.rewrite(regex)));
-        } catch (PatternSyntaxException invalid) {
+            return new Compiled(regex, Pattern.compile(JavaRegex.toRe2(regex)));
+        } catch (PatternSyntaxException | JavaRegex.Unsupported invalid) {
             return new Compiled(regex, null);
         }
     }
