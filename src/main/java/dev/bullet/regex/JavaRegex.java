@@ -22,11 +22,13 @@ import java.util.Map;
  *   <li>the flag {@code d}, which RE2 does not know, is read here and left out.</li>
  * </ul>
  *
- * <p>What Java reads in a way no RE2 pattern can follow is refused ({@link Unsupported}): a {@code [} inside a class
- * (Java's nested class, a union), {@code &&} inside a class (an intersection), {@code \S \V \H} beside other members
- * of a class that cannot be written so, {@code (?x)} and {@code (?U)} (RE2's {@code U} means lazy repeats), and a class
- * mixing ASCII letters with other letters under {@code (?i)}, and {@code (?u)}. Everything else is copied, so RE2 refuses what it cannot
- * run (backreferences, lookaround). Stateless.
+ * <p>A class nested in a class ({@code [a[bc]]}, Java's union) is written as one class: to Java {@code [[:digit:]]}
+ * is the characters {@code :digt}, not RE2's POSIX class. What Java reads in a way no RE2 pattern can follow is
+ * refused ({@link Unsupported}): a nested class with {@code ^} or inside one (Java 8 and 9 read it differently),
+ * {@code &&} inside a class (an intersection), {@code \V \H \Q} inside a class, {@code (?x)}, {@code (?U)} (RE2's
+ * {@code U} means lazy repeats), {@code (?u)}, and a class mixing ASCII letters with other letters under
+ * {@code (?i)}. Everything else is copied, so RE2 refuses what it cannot run (backreferences, lookaround).
+ * Stateless.
  */
 public final class JavaRegex {
     private JavaRegex() {
@@ -353,6 +355,26 @@ public final class JavaRegex {
             }
             StringBuilder members = new StringBuilder();
             Letters letters = new Letters();
+            readMembers(members, letters, negated, start);
+            String written = (negated ? "[^" : "[") + members + "]";
+            if (letters.other && asciiFold()) {
+                if (letters.ascii) {
+                    throw new Unsupported("under (?i) Java folds only ASCII letters, and RE2 cannot be told to in a "
+                                          + "class that holds both: write the other letters' class apart, e.g. "
+                                          + "(?:[a-z]|[éè])");
+                }
+                out.append("(?-i:").append(written).append(')');
+            } else {
+                out.append(written);
+            }
+        }
+
+        /**
+         * The members of a class up to its closing {@code ]}, consumed. A class nested in it ({@code [a[bc]]}, Java's
+         * union; {@code [[:digit:]]} is the characters {@code :digt} to Java) adds its members; a '-' after it is a
+         * character ({@code [[a]-z]}).
+         */
+        private void readMembers(StringBuilder members, Letters letters, boolean negated, int start) {
             int previous = -1; // the last member if it was one character, for a range after it
             boolean first = true;
             while (true) {
@@ -362,18 +384,25 @@ public final class JavaRegex {
                 char c = p.charAt(pos);
                 if (c == ']' && !first) {
                     pos++;
-                    break;
+                    return;
                 }
                 first = false;
                 if (c == '[') {
-                    throw new Unsupported("a [ inside a class is a nested class (a union) in Java, a character in RE2: "
-                                          + "write \\[ for the character, or the classes as an alternation (a|b)");
+                    if (negated || p.startsWith("[^", pos)) {
+                        throw new Unsupported("a class nested in a class with ^, or with ^ itself, is not supported: "
+                                              + "write the characters it keeps, or \\[ for the character");
+                    }
+                    pos++;
+                    readMembers(members, letters, false, pos - 1);
+                    previous = -1;
+                    continue;
                 }
                 if (c == '&' && p.startsWith("&&", pos)) {
                     throw new Unsupported("&& inside a class (an intersection) is not supported: write the class "
                                           + "with the characters it keeps");
                 }
-                if (c == '-' && previous >= 0 && pos + 1 < p.length() && p.charAt(pos + 1) != ']') {
+                if (c == '-' && previous >= 0 && pos + 1 < p.length() && p.charAt(pos + 1) != ']'
+                    && p.charAt(pos + 1) != '[') {
                     pos++;
                     members.append('-');
                     int hi = classChar(members, letters);
@@ -385,17 +414,6 @@ public final class JavaRegex {
                     continue;
                 }
                 previous = classChar(members, letters);
-            }
-            String written = (negated ? "[^" : "[") + members + "]";
-            if (letters.other && asciiFold()) {
-                if (letters.ascii) {
-                    throw new Unsupported("under (?i) Java folds only ASCII letters, and RE2 cannot be told to in a "
-                                          + "class that holds both: write the other letters' class apart, e.g. "
-                                          + "(?:[a-z]|[éè])");
-                }
-                out.append("(?-i:").append(written).append(')');
-            } else {
-                out.append(written);
             }
         }
 
@@ -422,6 +440,9 @@ public final class JavaRegex {
             if (c != '\\') {
                 int cp = p.codePointAt(pos);
                 pos += Character.charCount(cp);
+                if ("-]^[".indexOf(cp) >= 0) {
+                    members.append('\\'); // the character itself wherever it stands among the members
+                }
                 members.appendCodePoint(cp);
                 letters.note(cp, cp);
                 return cp;

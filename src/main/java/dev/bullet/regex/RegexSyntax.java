@@ -41,6 +41,9 @@ final class RegexSyntax {
 
     /** Largest count of a repeat compiled here. */
     static final int MAX_REPEAT = 64;
+    /** The characters past ASCII that RE2's case folding takes onto ASCII letters: the long s and the Kelvin sign. */
+    private static final int LONG_S = 0x17F;
+    private static final int KELVIN = 0x212A;
     private static final Chars DIGIT = range('0', '9');
     private static final Chars WORD = union(union(union(range('0', '9'), range('a', 'z')), range('A', 'Z')), one('_'));
     private static final Chars SPACE = union(union(union(union(one('\t'), one('\n')), one('\f')), one('\r')), one(' '));
@@ -340,8 +343,8 @@ final class RegexSyntax {
         /**
          * A class. Under {@code (?i)} its members come with both cases of their letters, so the set is closed under
          * ASCII case and its complement too: a negated class is the same set in RE2 and here, for ASCII text. A
-         * member past ASCII matches no ASCII text and is left out, unless {@code (?i)} holds (RE2 folds some onto
-         * ASCII letters, the Kelvin sign onto k).
+         * member past ASCII matches no ASCII text and is left out; under {@code (?i)} the two that RE2 folds onto
+         * ASCII letters (the long s, the Kelvin sign) leave the class to RE2.
          */
         private Chars characterClass() {
             pos++;
@@ -371,8 +374,8 @@ final class RegexSyntax {
                     }
                     hi = classChar();
                 }
-                if (hi < lo || hi >= 128 && fold) {
-                    throw new Unsupported();
+                if (hi < lo || fold && (holds(lo, hi, LONG_S) || holds(lo, hi, KELVIN))) {
+                    throw new Unsupported(); // RE2 folds them onto s and k
                 }
                 for (int x = lo; x <= Math.min(hi, 127); x++) {
                     set = union(set, fold ? letter((char) x) : one((char) x));
@@ -410,6 +413,10 @@ final class RegexSyntax {
             return (char) (chars.low() != 0 ? Long.numberOfTrailingZeros(chars.low())
                                             : 64 + Long.numberOfTrailingZeros(chars.high()));
         }
+    }
+
+    private static boolean holds(int lo, int hi, int c) {
+        return lo <= c && c <= hi;
     }
 
     /** Whether the set holds both cases of each ASCII letter it holds. */

@@ -37,11 +37,13 @@ class JavaRegexTest {
             // ASCII-only case folding, and (?u)
             "(?i)\u00e9", "(?i)caf\u00e9", "(?i)[\u00e9\u00e8]", "(?i)[^\u00e9]",
             "(?i)\\u00e9", "(?i)\\Q\u00e9a\\E", "(?i)a\u00c9", "(?i:\u00e9)\u00e9", "(?i)x(?-i)\u00e9",
-            "(?i)\\x{e9}", "(?i)[a-c]+", "(?i)[^a]+", "(?i)\\w+");
+            "(?i)\\x{e9}", "(?i)[a-c]+", "(?i)[^a]+", "(?i)\\w+",
+            // nested classes (unions), and characters that mean something in RE2's classes
+            "[[:alpha:]]+", "[[:digit:]]", "[a[bc]]+", "[[a]-z]+", "[a-]+", "[]a-]+", "[x^]+", "[\\[a]+", "[a[b[c]]]+");
 
     /** Each one a character the two engines may read differently, and ordinary ones. */
     private static final String ALPHABET = "aAbBcCxXz_09 \t\n\r\u000B\f\u0085\u2028\u2029\u00A0\u00e9\u00c9\u00e8"
-                                           + ".-]\\";
+                                           + ".-]\\:dgitlphm^[";
 
     @Test
     void javasPatternsMatchWhatJavaMatches() {
@@ -73,7 +75,7 @@ class JavaRegexTest {
 
     @Test
     void whatJavaReadsOtherwiseIsRefusedWithAReason() {
-        for (String pattern : List.of("[[:alpha:]]+", "[a[b]]", "[a-z&&[^e]]", "(?x)a b", "(?U)\\w", "(?i)[a\u00e9]",
+        for (String pattern : List.of("[a[^b]]", "[^a[b]]", "[a-z&&[^e]]", "(?x)a b", "(?U)\\w", "(?i)[a\u00e9]",
                                       "[\\V]", "[a\\H]", "[\\Qab\\E]", "\\0", "[abc", "(?iu)\u00e9",
                                       "(?i)(?u)\u00e9")) {
             JavaRegex.Unsupported refused = assertThrows(JavaRegex.Unsupported.class, () -> JavaRegex.toRe2(pattern),

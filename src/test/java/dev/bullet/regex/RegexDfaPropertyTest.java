@@ -257,7 +257,7 @@ class RegexDfaPropertyTest {
 
     @Test
     void leavesToRe2WhatItDoesNotCompile() {
-        for (String p : List.of("(?i)[\\x{212A}a]", "(?i)[[:^lower:]]", "(?i)\\W", "a\\b", "(?m)^a", "(?U)a*", "a{,2}", "\\pL", "(?i)[[:lower:]]",
+        for (String p : List.of("(?i)[\\x{212A}a]", "(?i)[\\x{100}-\\x{200}]", "(?i)[[:^lower:]]", "(?i)\\W", "a\\b", "(?m)^a", "(?U)a*", "a{,2}", "\\pL", "(?i)[[:lower:]]",
                                 "[[:alpha:]", "[[:foo:]]", "(?i-)a", "(?-)a",
                                 "é", "a^b", "a$b", "(a$)", "(^a)", "(a$|b)c", "(?:a$|b)", "x(^a|b)", "(?P<x>a)", "[]a]", "a{100}", "\\x{e9}", "\\Qa\\E", "a**",
                                 "(?i)*", "^*")) {
@@ -268,7 +268,8 @@ class RegexDfaPropertyTest {
                                 "^a|^b$|c$", "a}", "]", "(?-i:A)(?i)b", "(?i)^warn", "(?s).", "(?i-s)a",
                                 "[[:alpha:]]", "[^[:space:]]+", "(?s-i:a.)b", "[[:^digit:]x]", "(?i)[^a]", "x(?i)[^a]",
                                 "\\x41", JavaRegex.DOT + "*error" + JavaRegex.DOT + "*", "(?i)[^[:space:]]",
-                                "[\\x{85}a\\x00-\\x{FFFF}]", "[^\\n\\v]")) {
+                                "[\\x{85}a\\x00-\\x{FFFF}]", "[^\\n\\v]", "(?i)BI" + JavaRegex.DOT + "*",
+                                "(?i)[^\\x{85}-\\x{100}]")) {
             assertNotNull(RegexDfa.of(List.of(p)), p);
         }
     }
