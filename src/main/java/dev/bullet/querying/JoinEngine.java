@@ -33,6 +33,8 @@ public final class JoinEngine {
         long reported;
         /** When a new topology took the query up again from the query store (-1: it did not). */
         long resumedAt = -1;
+        /** Whether it was taken up with the state a Join task of the old topology saved. */
+        boolean resumedFromState;
 
         Owned(JoinQuerier querier, int replyPartition, String json) {
             this.querier = querier;
@@ -195,9 +197,7 @@ public final class JoinEngine {
         Owned owned = queries.get(id);
         if (owned != null) {
             owned.resumedAt = now;
-            if (snapshot != null) {
-                restoreState(owned.querier(), snapshot);
-            }
+            owned.resumedFromState = snapshot != null && restoreState(owned.querier(), snapshot);
             if (late) {
                 owned.querier().markRestored(now);
                 resumedLate++;
@@ -212,7 +212,8 @@ public final class JoinEngine {
     }
 
     private static Emitted emitted(String id, Owned owned, Result r) {
-        return new Emitted(id, owned.replyPartition(), owned.resumedAt < 0 ? r : TopologyRestart.mark(r, owned.resumedAt));
+        return new Emitted(id, owned.replyPartition(), owned.resumedAt < 0 ? r : TopologyRestart.mark(r, owned.resumedAt,
+                                                                                          owned.resumedFromState));
     }
 
     private boolean restoreState(JoinQuerier querier, byte[] snapshot) {

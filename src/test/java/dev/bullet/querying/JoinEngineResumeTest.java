@@ -58,6 +58,26 @@ class JoinEngineResumeTest {
     }
 
     @Test
+    void aQueryResumedFromItsSavedStateCountsOnAndSaysItsAnswerIsWhole() {
+        JoinEngine before = new JoinEngine(QuerySettings.defaults(), 1, GRACE);
+        assertNull(before.add("q", COUNT, T0, 2));
+        before.combine("q", partial(T0 + 100, rec(1), rec(2), rec(3)), false, T0 + 200, out);
+        byte[] saved = JoinSnapshot.of(before.querier("q"));
+
+        JoinEngine engine = new JoinEngine(QuerySettings.defaults(), 1, GRACE);
+        long resumedAt = T0 + 6_000;
+        assertNull(engine.resume("q", COUNT, T0, 2, resumedAt, saved));
+        engine.combine("q", partial(resumedAt + 10, rec(4)), false, resumedAt + 100, out);
+        engine.combine("q", null, true, T0 + 10_000, out);
+        engine.tick(T0 + 10_001, out);
+
+        Result r = out.get(out.size() - 1).result();
+        assertEquals(4L, ((Number) r.records().get(0).get("COUNT")).longValue(), "the saved count goes on");
+        assertEquals(Map.of("at", resumedAt, "reason", TopologyRestart.REASON_FROM_STATE),
+                     r.meta().get(TopologyRestart.META_KEY));
+    }
+
+    @Test
     void aQueryAddedAsNewSaysNothingOfARestart() {
         JoinEngine engine = new JoinEngine(QuerySettings.defaults(), 1, GRACE);
         assertNull(engine.add("q", COUNT, T0, 0));
