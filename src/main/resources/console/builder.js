@@ -25,7 +25,7 @@ function bqlLiteral(field, value) {
   const numeric = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim());
   if (numeric && (type === null || ['LONG', 'INTEGER', 'DOUBLE', 'FLOAT'].includes(type))) return value.trim();
   if (/^(true|false)$/i.test(value.trim()) && type === 'BOOLEAN') return value.trim().toLowerCase();
-  return "'" + value.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
+  return "'" + value.replace(/'/g, "''") + "'"; // BQL doubles a quote; a backslash is itself
 }
 
 function builderFields() {

@@ -157,7 +157,10 @@ function aggregationType(text) {
 }
 
 async function run() {
-  if (state.controller) stop();
+  if (state.controller) { // the running query stops and is remembered as stopped before the new one starts
+    stop();
+    finish('stopped');
+  }
   const text = $('query').value;
   hooks.run.forEach((f) => f(text));
   state.windows = [];
@@ -167,15 +170,17 @@ async function run() {
   showErrors([]);
   const controller = new AbortController();
   state.controller = controller;
+  const current = () => state.controller === controller; // false once another run replaced this one
   $('run').disabled = true;
   setStatus('submitting…');
   let res;
   try {
     res = await api('/queries/sse-query', { method: 'POST', headers: { 'Content-Type': contentType(text) }, body: text, signal: controller.signal });
   } catch (e) {
-    finish('could not reach the REST service: ' + e.message);
+    if (current()) finish('could not reach the REST service: ' + e.message);
     return;
   }
+  if (!current()) return;
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
     showErrors((body.meta && body.meta.errors) || [{ error: `HTTP ${res.status}` }]);
@@ -199,20 +204,21 @@ async function run() {
         const event = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-        if (data) onResult(JSON.parse(data));
+        if (data && current()) onResult(JSON.parse(data));
       }
     }
-    finish('done');
+    if (current()) finish('done');
   } catch (e) {
-    finish(controller.signal.aborted ? 'stopped' : 'stream broken: ' + e.message);
+    if (current()) finish(controller.signal.aborted ? 'stopped' : 'stream broken: ' + e.message);
   }
 }
 
 function onResult(result) {
   state.windows.push(result);
   state.current = state.windows.length - 1;
-  const errors = result.meta && result.meta.errors;
-  if (errors && errors.length) showErrors(errors);
+  const errors = (result.meta && result.meta.errors) || [];
+  const warnings = (result.meta && result.meta.warnings) || [];
+  if (errors.length || warnings.length) showErrors(errors, warnings);
   renderResults();
   hooks.result.forEach((f) => f(result));
 }

@@ -55,6 +55,7 @@ function lastResult() {
 }
 
 function remember(text, status) {
+  if (/HTTP 401/.test(status)) return; // refused for want of a token: nothing of the query's, and no tenant to keep it for
   const list = readList(HISTORY_KEY).filter((h) => h.query !== text);
   list.unshift({ query: text, time: Date.now(), status, result: lastResult() });
   writeList(HISTORY_KEY, list.slice(0, HISTORY_SIZE));
@@ -74,7 +75,8 @@ function openEntry(entry) {
   state.windows = entry.result ? [entry.result] : [];
   state.current = state.windows.length - 1;
   renderResults();
-  setStatus(entry.result ? `last result, ${new Date(entry.time).toLocaleString()}` : '');
+  const cut = entry.result && entry.result.truncated ? ` (its first ${KEPT_ROWS} rows: only those were kept)` : '';
+  setStatus(entry.result ? `last result, ${new Date(entry.time).toLocaleString()}${cut}` : '');
 }
 
 function entryItem(entry, key, label) {
@@ -85,7 +87,7 @@ function entryItem(entry, key, label) {
   open.title = entry.query;
   open.onclick = () => openEntry(entry);
   const when = document.createElement('small');
-  const rows = entry.result ? `${entry.result.records.length} rows` : 'no result';
+  const rows = entry.result ? `${entry.result.records.length}${entry.result.truncated ? '+' : ''} rows` : 'no result';
   when.textContent = ` ${new Date(entry.time).toLocaleTimeString()} · ${rows}`;
   const remove = document.createElement('button');
   remove.className = 'query-remove';

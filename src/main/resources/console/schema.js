@@ -37,7 +37,28 @@ function matches(f, q) {
     || (f.fields || []).some((s) => matches(s, q));
 }
 
-function fieldItem(f, path, q) {
+/**
+ * How the query names the field at these path segments: in BQL a name that is no identifier in double quotes, a map
+ * key that is none as ['key'], and [0] into a list of maps (its first map); in the JSON form the dotted path, 0 for the
+ * list's first map.
+ */
+function queryPath(segments) {
+  const json = $('query').value.trim().startsWith('{');
+  let level = schemaState.fields;
+  let text = '';
+  let intoList = false;
+  segments.forEach((name, i) => {
+    const f = (level || []).find((x) => x.name === name);
+    if (json) text += (i ? '.' : '') + (intoList ? '0.' : '') + name;
+    else if (i === 0) text = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : '"' + name.replace(/"/g, '""') + '"';
+    else text += (intoList ? '[0]' : '') + (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? '.' + name : "['" + name.replace(/'/g, "''") + "']");
+    intoList = !!f && f.type === 'LIST';
+    level = f ? f.fields : null;
+  });
+  return text;
+}
+
+function fieldItem(f, path, q, segments) {
   const li = document.createElement('li');
   li.className = 'schema-field';
   const row = document.createElement('div');
@@ -53,7 +74,7 @@ function fieldItem(f, path, q) {
   name.textContent = f.name;
   name.title = (f.description ? f.description + ' — ' : '') + 'click to add ' + path + ' to the query';
   name.dataset.path = path;
-  name.onclick = () => addFieldToQuery(path);
+  name.onclick = () => addFieldToQuery(queryPath(segments));
   row.appendChild(name);
   const type = document.createElement('span');
   type.className = 'schema-type';
@@ -78,7 +99,7 @@ function fieldItem(f, path, q) {
     const sub = document.createElement('ul');
     const shown = q || schemaState.expanded.has(path);
     sub.className = 'schema-fields' + (shown ? '' : ' hidden');
-    for (const s of f.fields) if (matches(s, q) || matches(f, q)) sub.appendChild(fieldItem(s, path + '.' + s.name, q));
+    for (const s of f.fields) if (matches(s, q) || matches(f, q)) sub.appendChild(fieldItem(s, path + '.' + s.name, q, segments.concat(s.name)));
     toggle.textContent = shown ? '▾' : '▸';
     toggle.onclick = () => {
       sub.classList.toggle('hidden');
@@ -95,7 +116,7 @@ function renderSchema() {
   const q = $('schema-search').value.trim().toLowerCase();
   const list = $('schema-fields');
   list.innerHTML = '';
-  for (const f of schemaState.fields) if (matches(f, q)) list.appendChild(fieldItem(f, f.name, q));
+  for (const f of schemaState.fields) if (matches(f, q)) list.appendChild(fieldItem(f, f.name, q, [f.name]));
   if (!list.children.length) {
     const li = document.createElement('li');
     li.className = 'schema-empty';
@@ -144,27 +165,50 @@ function addFieldToQuery(path) {
 
 const completion = { box: null, items: [], index: 0, start: 0 };
 
-function fieldNames(prefix) {
+/**
+ * The fields whose dotted path starts like the word: {match} the dotted path typed, {text} what the query writes
+ * ([0] into a list of maps in BQL, .0. in the JSON form).
+ */
+function fieldNames(prefix, json) {
   const dot = prefix.lastIndexOf('.');
-  if (dot < 0) return schemaState.fields.map((f) => f.name);
+  if (dot < 0) return schemaState.fields.map((f) => ({ match: f.name, text: f.name }));
   let level = schemaState.fields;
+  let f = null;
   for (const part of prefix.slice(0, dot).split('.')) {
-    const f = level.find((x) => x.name === part);
+    f = (level || []).find((x) => x.name === part);
     if (!f || !f.fields) return [];
     level = f.fields;
   }
-  return level.map((f) => prefix.slice(0, dot + 1) + f.name);
+  const head = prefix.slice(0, dot);
+  const into = f.type === 'LIST' ? (json ? head + '.0.' : head + '[0].') : head + '.';
+  return level.filter((x) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(x.name))
+    .map((x) => ({ match: head + '.' + x.name, text: into + x.name }));
 }
 
-function candidates(word) {
+/**
+ * What completes the word: fields (in BQL and JSON), and in BQL functions and keywords. A word that is already one
+ * (AS, OR) comes first, so Enter keeps it instead of turning it into a longer one.
+ */
+function candidates(word, json) {
   const upper = word.toUpperCase();
-  const out = fieldNames(word).filter((n) => n.toLowerCase().startsWith(word.toLowerCase()) && n !== word)
-    .map((n) => ({ text: n, kind: 'field' }));
-  if (!word.includes('.')) {
-    for (const f of BQL_FUNCTIONS) if (f.startsWith(upper) && f !== upper) out.push({ text: f + '(', kind: 'function' });
-    for (const k of BQL_KEYWORDS) if (k.startsWith(upper) && k !== upper) out.push({ text: k, kind: 'keyword' });
+  const lower = word.toLowerCase();
+  const exact = [];
+  const out = [];
+  for (const n of fieldNames(word, json)) {
+    if (!n.match.toLowerCase().startsWith(lower)) continue;
+    (n.match === word ? exact : out).push({ text: n.text, kind: 'field' });
   }
-  return out.slice(0, 12);
+  if (!json && !word.includes('.')) {
+    for (const f of BQL_FUNCTIONS) if (f.startsWith(upper)) (f === upper ? exact : out).push({ text: f + '(', kind: 'function' });
+    for (const k of BQL_KEYWORDS) if (k.startsWith(upper)) (k === upper ? exact : out).push({ text: k, kind: 'keyword' });
+  }
+  if (!out.length) return []; // nothing longer: the word is whole
+  return exact.concat(out).slice(0, 12);
+}
+
+/** Whether the caret is inside a BQL string literal ('...', a quote doubled inside). */
+function insideBqlString(textBefore) {
+  return (textBefore.match(/'/g) || []).length % 2 === 1;
 }
 
 function closeCompletion() {
@@ -187,9 +231,11 @@ function showCompletion() {
   const editor = $('query');
   const at = editor.selectionStart;
   if (at !== editor.selectionEnd) { closeCompletion(); return; }
-  const m = /[A-Za-z_][A-Za-z0-9_.]*$/.exec(editor.value.slice(0, at));
-  if (!m) { closeCompletion(); return; }
-  const items = candidates(m[0]);
+  const before = editor.value.slice(0, at);
+  const json = editor.value.trim().startsWith('{');
+  const m = /[A-Za-z_][A-Za-z0-9_.]*$/.exec(before);
+  if (!m || (!json && insideBqlString(before))) { closeCompletion(); return; }
+  const items = candidates(m[0], json);
   if (!items.length) { closeCompletion(); return; }
   completion.items = items;
   completion.index = 0;
@@ -225,6 +271,13 @@ function acceptCompletion() {
 function completionKeys(e) {
   if (!completion.items.length || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === 'Tab' || e.key === 'Enter') {
+    const editor = $('query');
+    const typed = editor.value.slice(completion.start, editor.selectionStart);
+    const item = completion.items[completion.index];
+    if (e.key === 'Enter' && item && item.text.toUpperCase() === typed.toUpperCase()) {
+      closeCompletion(); // the word is whole: Enter is a new line
+      return;
+    }
     e.preventDefault();
     acceptCompletion();
   } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

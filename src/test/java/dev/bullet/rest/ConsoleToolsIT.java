@@ -214,6 +214,69 @@ class ConsoleToolsIT {
         }
     }
 
+    /**
+     * What a user types, clicks and runs is written as the query names it: a keyword already whole stays as typed,
+     * a list of maps' key goes through its first map, a field whose name is no identifier is quoted, the builder's
+     * strings double their quotes; a query run while another runs stops the first, and both are kept in the history;
+     * a query's warnings stay listed while and after it runs.
+     */
+    @Test
+    void typingClickingAndRunningAgainWriteWhatTheUserMeant() throws Exception {
+        ChromeDriver browser = browser(profiles.resolve("third"), Files.createDirectories(profiles.resolve("dl3")));
+        try {
+            open(browser, stack.restUrl() + "/console");
+            WebDriverWait wait = new WebDriverWait(browser, WAIT);
+            JavascriptExecutor js = browser;
+            wait.until(d -> Boolean.TRUE.equals(js.executeScript(
+                    "return schemaState.fields.some((f) => f.name === 'lm_1' && f.fields && f.fields.length > 0)")));
+
+            // Enter after a whole keyword keeps it (AS did become ASC)
+            WebElement editor = browser.findElement(By.id("query"));
+            js.executeScript("arguments[0].value = ''; arguments[0].focus();", editor);
+            editor.sendKeys("SELECT s_00 AS");
+            wait.until(d -> d.findElement(By.id("completion")).isDisplayed());
+            editor.sendKeys(Keys.ENTER);
+            assertTrue(editorText(browser).startsWith("SELECT s_00 AS") && !editorText(browser).contains("ASC"),
+                       editorText(browser));
+            assertEquals(List.of(), js.executeScript("return candidates('s_0', true).filter((c) => c.kind !== 'field')"),
+                         "JSON is offered fields only");
+            assertEquals(Boolean.TRUE, js.executeScript("return insideBqlString(\"SELECT * FROM STREAM() WHERE s = 'al\")"));
+
+            // paths as BQL and the JSON form name them
+            js.executeScript("arguments[0].value = '';", editor);
+            assertEquals(List.of("lm_1[0].k0", "\"<b>x</b>\"", "m_03['a b']"), js.executeScript(
+                    "return [queryPath(['lm_1', 'k0']), queryPath(['<b>x</b>']), queryPath(['m_03', 'a b'])]"));
+            js.executeScript("arguments[0].value = '{';", editor);
+            assertEquals("lm_1.0.k0", js.executeScript("return queryPath(['lm_1', 'k0'])"));
+            assertEquals(List.of("'O''Brien'", "'a\\b'"),
+                         js.executeScript("return [bqlLiteral('s_00', \"O'Brien\"), bqlLiteral('s_00', 'a\\\\b')]"));
+
+            // a query run while another runs: the first stops and is kept as stopped, the second runs to its end
+            String waiting = "SELECT * FROM STREAM(30000, TIME) WHERE id = 'never' LIMIT 1";
+            String counting = "SELECT COUNT(*) FROM STREAM(2000, TIME)";
+            js.executeScript("setQueryText(arguments[0]);", waiting);
+            editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+            wait.until(d -> d.findElement(By.id("status")).getText().startsWith("running"));
+            js.executeScript("setQueryText(arguments[0]);", counting);
+            editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+            wait.until(d -> d.findElement(By.id("status")).getText().equals("done"));
+            assertEquals(List.of(counting + "|done|1", waiting + "|stopped|none"), js.executeScript(
+                    "return readList(HISTORY_KEY).slice(0, 2).map((h) => h.query + '|' + h.status + '|'"
+                    + " + (h.result ? h.result.records.length : 'none'))"));
+            assertTrue(browser.findElement(By.id("run")).isEnabled());
+
+            // warnings stay listed after the run
+            js.executeScript("setQueryText(arguments[0]);", "SELECT COUNT(*) FROM STREAM(2000, TIME) WHERE s_0o = 'x'");
+            browser.findElement(By.id("run")).click();
+            wait.until(d -> d.findElement(By.id("status")).getText().equals("done"));
+            assertTrue(browser.findElement(By.id("errors")).getText().contains("s_0o"),
+                       browser.findElement(By.id("errors")).getText());
+            assertNoConsoleErrors(browser);
+        } finally {
+            browser.quit();
+        }
+    }
+
     private static void findAFieldInTheSchemaPanel(WebDriver browser, WebDriverWait wait) throws IOException {
         // the schema panel is open on a first visit and lists the stream's fields once sampled
         assertTrue(browser.findElement(By.id("schema-panel")).isDisplayed(), "the schema panel is open at first");
