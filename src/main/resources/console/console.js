@@ -304,7 +304,11 @@ function renderTable(records) {
   body.innerHTML = '';
   for (const r of rows) {
     const row = body.insertRow();
-    for (const c of cols) row.insertCell().textContent = cell(r[c]);
+    for (const c of cols) {
+      const td = row.insertCell();
+      td.textContent = r[c] === null ? 'null' : cell(r[c]); // a null value (a group of records without the field)
+      if (r[c] === null) td.className = 'null';
+    }
   }
 }
 
@@ -326,10 +330,11 @@ function chartData(records) {
     return { line: true, points: records.map((r) => ({ label: cell(r[x]), value: Number(r[y]) })) };
   }
   const numeric = cols.filter((c) => records.every((r) => typeof r[c] === 'number'));
-  const y = numeric[numeric.length - 1];
+  const y = numeric.find((c) => /^COUNT/i.test(c)) || numeric[0]; // the count when there is one: the first metric
   if (!y) return null;
   const labels = cols.filter((c) => c !== y && !numeric.includes(c));
-  return { line: false, points: records.slice(0, 50).map((r) => ({ label: labels.map((c) => cell(r[c])).join(' / ') || y, value: r[y] })) };
+  const label = (r) => labels.length ? labels.map((c) => (r[c] === null ? 'null' : cell(r[c]))).join(' / ') : y;
+  return { line: false, points: records.slice(0, 50).map((r) => ({ label: label(r), value: r[y] })) };
 }
 
 function renderChart(records) {

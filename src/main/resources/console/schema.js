@@ -10,6 +10,12 @@ const BQL_FUNCTIONS = ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'TOP', 'QUANTILE', '
 const BQL_KEYWORDS = ['SELECT', 'FROM', 'STREAM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'GROUP', 'BY',
   'HAVING', 'ORDER', 'ASC', 'DESC', 'LIMIT', 'WINDOWING', 'TUMBLING', 'EVERY', 'TIME', 'RECORD', 'ALL', 'FIRST', 'AS',
   'DISTINCT', 'RLIKE', 'LATERAL', 'VIEW', 'OUTER', 'BETWEEN', 'TRUE', 'FALSE'];
+/** The JSON query's member names and the values its members take (SPEC §6). */
+const JSON_WORDS = ['filters', 'field', 'operation', 'values', 'clauses', 'expression', 'projection', 'fields',
+  'computed', 'aggregation', 'type', 'size', 'attributes', 'operations', 'newName', 'window', 'emit', 'include',
+  'every', 'first', 'duration', 'postAggregations', 'RAW', 'GROUP', 'COUNT DISTINCT', 'TOP K', 'DISTRIBUTION', 'COUNT',
+  'SUM', 'MIN', 'MAX', 'AVG', 'RLIKE', 'SIZEIS', 'CONTAINSKEY', 'CONTAINSVALUE', 'AND', 'OR', 'NOT', 'TIME', 'RECORD',
+  'ALL', 'VALUE', 'FIELD', 'STRING', 'LONG', 'DOUBLE', 'BOOLEAN'];
 
 // ---------------------------------------------------------------- the panel
 
@@ -186,7 +192,8 @@ function fieldNames(prefix, json) {
 }
 
 /**
- * What completes the word: fields (in BQL and JSON), and in BQL functions and keywords. A word that is already one
+ * What completes the word: fields, and in BQL functions and keywords, in JSON the query's member names and values
+ * (COUNT DISTINCT, TOP K, ==...). A word that is already one
  * (AS, OR) comes first, so Enter keeps it instead of turning it into a longer one.
  */
 function candidates(word, json) {
@@ -197,6 +204,9 @@ function candidates(word, json) {
   for (const n of fieldNames(word, json)) {
     if (!n.match.toLowerCase().startsWith(lower)) continue;
     (n.match === word ? exact : out).push({ text: n.text, kind: 'field' });
+  }
+  if (json && !word.includes('.')) {
+    for (const w of JSON_WORDS) if (w.toLowerCase().startsWith(lower)) (w === word ? exact : out).push({ text: w, kind: 'keyword' });
   }
   if (!json && !word.includes('.')) {
     for (const f of BQL_FUNCTIONS) if (f.startsWith(upper)) (f === upper ? exact : out).push({ text: f + '(', kind: 'function' });

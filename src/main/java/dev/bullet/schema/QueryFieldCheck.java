@@ -80,7 +80,32 @@ public final class QueryFieldCheck {
             }
         }
         out.addAll(0, unknown);
+        for (Map.Entry<String, String> e : fields.entrySet()) {
+            listKey(e.getKey(), e.getValue(), aliases, schema, out);
+        }
         return out.size() > MAX_WARNINGS ? List.copyOf(out.subList(0, MAX_WARNINGS)) : List.copyOf(out);
+    }
+
+    /**
+     * A key of a list's maps named without an index ({@code lm_1.k0}, BQL's {@code lm_1.k0}): a list has no keys, so
+     * the path reads nothing on every record.
+     */
+    private static void listKey(String path, String where, Set<String> aliases, SchemaSnapshot schema,
+                                List<BulletError> out) {
+        String top = top(path);
+        SchemaField f = aliases.contains(top) ? null : schema.field(top);
+        if (f == null || !"LIST".equals(f.type()) || path.length() == top.length()) {
+            return;
+        }
+        String next = top(path.substring(top.length() + 1));
+        if (next.isEmpty() || next.chars().allMatch(Character::isDigit)) {
+            return;
+        }
+        String rest = path.substring(top.length() + 1);
+        out.add(new BulletError("The field " + path + " (in the " + where + ") reads nothing: " + top + " is a "
+                                + describe(f) + ", whose elements are found by their index, not by a key",
+                                List.of("Name an element: " + top + ".0." + rest + " (in BQL " + top + "[0]." + rest
+                                        + ")")));
     }
 
     private static BulletError unknownField(String field, String where, SchemaSnapshot schema) {
@@ -161,6 +186,11 @@ public final class QueryFieldCheck {
             String field = string(o, "field");
             if (field != null) {
                 fields.putIfAbsent(field, where);
+                JsonObject key = object(o.get("key"));
+                String name = key == null ? string(o, "key") : string(key, "value");
+                if (name != null) { // a map key or list index: field.key, as a path names it
+                    fields.putIfAbsent(field + "." + name, where);
+                }
             }
             for (Map.Entry<String, JsonElement> m : o.entrySet()) {
                 if (!m.getKey().equals("field") && !m.getKey().equals("value")) {

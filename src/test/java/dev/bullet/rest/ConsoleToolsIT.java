@@ -239,7 +239,9 @@ class ConsoleToolsIT {
             assertTrue(editorText(browser).startsWith("SELECT s_00 AS") && !editorText(browser).contains("ASC"),
                        editorText(browser));
             assertEquals(List.of(), js.executeScript("return candidates('s_0', true).filter((c) => c.kind !== 'field')"),
-                         "JSON is offered fields only");
+                         "no BQL in JSON");
+            assertEquals(List.of("COUNT DISTINCT", "COUNT"), js.executeScript(
+                    "return candidates('CO', true).map((c) => c.text).filter((t) => t.startsWith('COUNT'))"));
             assertEquals(Boolean.TRUE, js.executeScript("return insideBqlString(\"SELECT * FROM STREAM() WHERE s = 'al\")"));
 
             // paths as BQL and the JSON form name them
@@ -250,6 +252,11 @@ class ConsoleToolsIT {
             assertEquals("lm_1.0.k0", js.executeScript("return queryPath(['lm_1', 'k0'])"));
             assertEquals(List.of("'O''Brien'", "'a\\b'"),
                          js.executeScript("return [bqlLiteral('s_00', \"O'Brien\"), bqlLiteral('s_00', 'a\\\\b')]"));
+
+            // a GROUP's chart shows its count, and a group of records without the field as null
+            assertEquals("null:3,a:1", js.executeScript(
+                    "state.type = 'GROUP'; return chartData([{g: null, 'COUNT(*)': 3, 'SUM(v)': 10},"
+                    + " {g: 'a', 'COUNT(*)': 1, 'SUM(v)': 2}]).points.map((p) => p.label + ':' + p.value).join(',')"));
 
             // a query run while another runs: the first stops and is kept as stopped, the second runs to its end
             String waiting = "SELECT * FROM STREAM(30000, TIME) WHERE id = 'never' LIMIT 1";

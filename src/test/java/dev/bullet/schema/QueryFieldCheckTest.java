@@ -19,7 +19,8 @@ class QueryFieldCheckTest {
     private static SchemaSnapshot sampled() {
         SchemaInference inference = new SchemaInference(1);
         inference.accept(List.of(JsonParser.parseString(
-                "{\"id\":\"a\",\"kind\":\"x\",\"n\":1,\"tags\":{\"env\":\"prod\"},\"list\":[1,2]}").getAsJsonObject()), 1);
+                "{\"id\":\"a\",\"kind\":\"x\",\"n\":1,\"tags\":{\"env\":\"prod\"},\"list\":[1,2],"
+                + "\"lm\":[{\"k0\":\"a\"}]}").getAsJsonObject()), 1);
         return inference.snapshot();
     }
 
@@ -38,6 +39,21 @@ class QueryFieldCheckTest {
                                       + "{\"field\":\"tags\",\"operation\":\"CONTAINSKEY\",\"values\":[\"env\"]}],"
                                       + "\"aggregation\":{\"type\":\"GROUP\",\"fields\":{\"kind\":\"k\"},"
                                       + "\"attributes\":{\"operations\":[{\"type\":\"SUM\",\"field\":\"n\"}]}}}"));
+    }
+
+    @Test
+    void aKeyOfAListsMapsNamedWithoutAnIndexIsAWarning() {
+        List<BulletError> w = check("{\"filters\":[{\"field\":\"lm.k0\",\"operation\":\"==\",\"values\":[\"a\"]}],"
+                                    + "\"projection\":{\"fields\":{\"lm.0.k0\":\"ok\",\"list.1\":\"ok2\"}}}");
+        assertEquals(1, w.size(), errors(w).toString());
+        assertTrue(w.get(0).error().startsWith("The field lm.k0 (in the filters) reads nothing: lm is a LIST of MAP"),
+                   w.get(0).error());
+        assertEquals(List.of("Name an element: lm.0.k0 (in BQL lm[0].k0)"), w.get(0).resolutions());
+
+        JsonElement bql = Bql.translate("SELECT lm.k0 AS a, lm[0].k0 AS b FROM STREAM(1000, TIME)").query();
+        List<BulletError> fromBql = QueryFieldCheck.warnings(bql, SAMPLED);
+        assertEquals(List.of("The field lm.k0 (in the projection) reads nothing: lm is a LIST of MAP, whose "
+                             + "elements are found by their index, not by a key"), errors(fromBql), bql.toString());
     }
 
     @Test
