@@ -245,16 +245,12 @@ public final class JavaRegex {
                     return value;
                 }
                 default: { // 'x'
-                    if (pos < p.length() && p.charAt(pos) == '{') {
-                        int close = p.indexOf('}', pos);
-                        if (close < 0) {
-                            throw new Unsupported("\\x{ is not closed");
-                        }
-                        int cp = parseHex(p.substring(pos + 1, close));
-                        pos = close + 1;
-                        return cp;
+                    HexEscape hex = HexEscape.at(p, pos);
+                    if (hex == null) {
+                        throw new Unsupported("\\x must be followed by two hexadecimal digits, or by {digits}");
                     }
-                    return hex(2);
+                    pos = hex.end();
+                    return hex.codePoint();
                 }
             }
         }

@@ -614,23 +614,12 @@ public final class RegexLiterals {
      * as U+0080 (the class reader counts every such one alike).
      */
     private char hexChar() {
-        String digits;
-        if (pattern.charAt(pos) == '{') {
-            int close = pattern.indexOf('}', pos);
-            if (close < 0) {
-                throw new Unsure();
-            }
-            digits = pattern.substring(pos + 1, close);
-            pos = close + 1;
-        } else {
-            digits = pattern.substring(pos, pos + 2);
-            pos += 2;
-        }
-        if (digits.isEmpty() || digits.length() > 6 || !digits.chars().allMatch(d -> Character.digit(d, 16) >= 0)) {
+        HexEscape hex = HexEscape.at(pattern, pos);
+        if (hex == null) {
             throw new Unsure();
         }
-        int cp = Integer.parseInt(digits, 16);
-        return cp < 128 ? (char) cp : (char) 0x80;
+        pos = hex.end();
+        return hex.codePoint() < 128 ? (char) hex.codePoint() : (char) 0x80;
     }
 
     private static Info optional(Info atom) {

@@ -308,23 +308,12 @@ final class RegexSyntax {
          * writes Java's line terminators so).
          */
         private int hexEscape() {
-            pos += 2;
-            String digits;
-            if (pattern.charAt(pos) == '{') {
-                int close = pattern.indexOf('}', pos);
-                if (close < 0) {
-                    throw new Unsupported();
-                }
-                digits = pattern.substring(pos + 1, close);
-                pos = close + 1;
-            } else {
-                digits = pattern.substring(pos, pos + 2);
-                pos += 2;
-            }
-            if (digits.isEmpty() || digits.length() > 6 || !digits.chars().allMatch(d -> Character.digit(d, 16) >= 0)) {
+            HexEscape hex = HexEscape.at(pattern, pos + 2);
+            if (hex == null) {
                 throw new Unsupported();
             }
-            return Integer.parseInt(digits, 16);
+            pos = hex.end();
+            return hex.codePoint();
         }
 
         /** One character of a class at pos, consumed: itself, or what its escape names. */
